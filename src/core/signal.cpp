@@ -1,0 +1,18 @@
+#include "core/signal.h"
+
+#include <algorithm>
+
+namespace graspsim {
+
+double Signal::operator()(double time) const {
+  if (t.empty()) return 0.0;
+  if (time <= t.front()) return y.front();
+  if (time >= t.back()) return y.back();
+  const auto it = std::upper_bound(t.begin(), t.end(), time);
+  const size_t i = static_cast<size_t>(it - t.begin());  // t[i-1] <= time < t[i]
+  if (interp == Interp::Step) return y[i - 1];
+  const double s = (time - t[i - 1]) / (t[i] - t[i - 1]);
+  return y[i - 1] + s * (y[i] - y[i - 1]);
+}
+
+}  // namespace graspsim

@@ -1,0 +1,28 @@
+#pragma once
+// Rigid multibody dynamics in generalized coordinates: M(q) q̈ + c(q, v) = τ.
+
+#include "core/types.h"
+#include "kinematics/kinematics.h"
+#include "model/model.h"
+
+namespace graspsim {
+
+// Joint-space mass matrix (nv x nv, symmetric positive definite), composite rigid body
+// algorithm, joint armature added on the diagonal. Needs forward_kinematics.
+void mass_matrix(const Model& model, const KinematicsData& kin, MatX& M);
+
+// Bias forces c(q, v): Coriolis, centrifugal and gravity (recursive Newton-Euler with
+// q̈ = 0). Needs forward_kinematics.
+void bias_forces(const Model& model, const KinematicsData& kin, const VecX& v, VecX& c);
+
+// τ = M(q) q̈ + c(q, v), by recursive Newton-Euler.
+VecX inverse_dynamics(const Model& model, const KinematicsData& kin, const VecX& v, const VecX& qdd);
+
+// Joint damping and springs as generalized forces: τ = −d v − k (q − q_ref).
+void passive_forces(const Model& model, const VecX& q, const VecX& v, VecX& tau);
+
+// Kinetic energy ½ vᵀ M v and potential energy of gravity (plus joint springs).
+double kinetic_energy(const Model& model, const KinematicsData& kin, const VecX& v);
+double potential_energy(const Model& model, const KinematicsData& kin, const VecX& q);
+
+}  // namespace graspsim

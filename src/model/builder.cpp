@@ -1,0 +1,388 @@
+#include "model/builder.h"
+
+#include <cmath>
+#include <map>
+#include <set>
+
+#include <Eigen/Eigenvalues>
+
+#include "core/error.h"
+#include "model/mass_properties.h"
+
+namespace graspsim {
+namespace {
+
+std::string where(const std::string& kind, const std::string& name, const std::string& source) {
+  std::string w = kind + " '" + name + "'";
+  return source.empty() ? w : source + ": " + w;
+}
+
+template <typename Derived>
+bool all_finite(const Eigen::MatrixBase<Derived>& m) {
+  return m.allFinite();
+}
+
+void require_finite(double x, const std::string& w, const std::string& what) {
+  require(std::isfinite(x), w, what + " is not finite (" + std::to_string(x) + ")");
+}
+
+// Bodies sorted so that every parent precedes its children; detects unknown parents and cycles.
+std::vector<const BodyDef*> topological_order(const std::vector<BodyDef>& defs) {
+  std::map<std::string, const BodyDef*> by_name;
+  for (const auto& d : defs) {
+    require(!d.name.empty(), d.source, "a body has no name");
+    require(d.name != "world", where("body", d.name, d.source), "the name 'world' is reserved");
+    require(by_name.emplace(d.name, &d).second, where("body", d.name, d.source), "defined twice");
+  }
+  for (const auto& d : defs)
+    require(d.parent == "world" || by_name.count(d.parent), where("body", d.name, d.source),
+            "unknown parent body '" + d.parent + "'");
+  std::vector<const BodyDef*> order;
+  std::set<std::string> placed{"world"};
+  while (order.size() < defs.size()) {
+    const size_t before = order.size();
+    for (const auto& d : defs)
+      if (!placed.count(d.name) && placed.count(d.parent)) {
+        order.push_back(&d);
+        placed.insert(d.name);
+      }
+    if (order.size() == before) {
+      for (const auto& d : defs)
+        if (!placed.count(d.name))
+          throw InputError(where("body", d.name, d.source) +
+                           ": its parent chain forms a cycle (through '" + d.parent + "')");
+    }
+  }
+  return order;
+}
+
+MassProperties geom_mass(const GeomDef& g, const Model& m, int mesh) {
+  const double rho = g.density;
+  switch (g.type) {
+    case GeomType::Sphere: return sphere_mass_properties(g.size.x(), rho).transformed(g.pose);
+    case GeomType::Box: return box_mass_properties(g.size, rho).transformed(g.pose);
+    case GeomType::Capsule: return capsule_mass_properties(g.size.x(), g.size.y(), rho).transformed(g.pose);
+    case GeomType::Cylinder: return cylinder_mass_properties(g.size.x(), g.size.y(), rho).transformed(g.pose);
+    case GeomType::ConvexMesh:
+    case GeomType::TriangleMesh: return mesh_mass_properties(*m.meshes[mesh], rho).transformed(g.pose);
+    case GeomType::Plane: return {};
+  }
+  return {};
+}
+
+void check_geom_size(const GeomDef& g, const std::string& w) {
+  require(all_finite(g.size), w, "size is not finite");
+  auto positive = [&](int n) {
+    for (int i = 0; i < n; ++i)
+      require(g.size[i] > 0.0, w, std::string(to_string(g.type)) + " size[" + std::to_string(i) +
+                                      "] must be positive, got " + std::to_string(g.size[i]));
+  };
+  switch (g.type) {
+    case GeomType::Sphere: positive(1); break;
+    case GeomType::Box: positive(3); break;
+    case GeomType::Capsule:
+    case GeomType::Cylinder: positive(2); break;
+    default: break;
+  }
+}
+
+Joint make_joint(const BodyDef& d, int body, int qadr, int vadr) {
+  const std::string w = where("body", d.name, d.source);
+  const JointDef& jd = d.joint;
+  Joint j;
+  j.name = jd.name.empty() ? d.name + "_joint" : jd.name;
+  j.type = jd.type;
+  j.body = body;
+  j.nq = joint_nq(jd.type);
+  j.nv = joint_nv(jd.type);
+  j.qadr = qadr;
+  j.vadr = vadr;
+  if (jd.type == JointType::Revolute || jd.type == JointType::Prismatic) {
+    require(all_finite(jd.axis) && jd.axis.norm() > 1e-12, w, "joint '" + j.name + "' needs a nonzero axis");
+    j.axis = jd.axis.normalized();
+  }
+  if (jd.type == JointType::Free)
+    require(d.parent == "world", w, "a free joint must hang from the world, not from '" + d.parent + "'");
+  if (jd.limits) {
+    require(j.nv == 1, w, "joint '" + j.name + "': limits apply to revolute and prismatic joints only");
+    require(!std::isnan(jd.limits->first) && !std::isnan(jd.limits->second) && jd.limits->first <= jd.limits->second,
+            w, "joint '" + j.name + "': limits must satisfy lower <= upper");
+    j.limited = true;
+    j.lower = jd.limits->first;
+    j.upper = jd.limits->second;
+  }
+  for (auto [val, what] : {std::pair{jd.damping, "damping"}, {jd.armature, "armature"}, {jd.stiffness, "stiffness"}}) {
+    require_finite(val, w, std::string("joint ") + what);
+    require(val >= 0.0, w, std::string("joint ") + what + " must be >= 0, got " + std::to_string(val));
+  }
+  require_finite(jd.spring_ref, w, "joint spring_ref");
+  j.damping = jd.damping;
+  j.armature = jd.armature;
+  j.stiffness = jd.stiffness;
+  j.spring_ref = jd.spring_ref;
+  return j;
+}
+
+VecX initial_q(const BodyDef& d, const Joint& j) {
+  const std::string w = where("body", d.name, d.source);
+  VecX q(j.nq);
+  if (j.type == JointType::Free) q << d.pose.p, d.pose.q.w(), d.pose.q.x(), d.pose.q.y(), d.pose.q.z();
+  if (j.type == JointType::Ball) q << 1, 0, 0, 0;
+  if (j.nq == 1) q << 0;
+  if (d.joint.q_init) {
+    require(d.joint.q_init->size() == j.nq, w,
+            "initial q has " + std::to_string(d.joint.q_init->size()) + " values, joint '" + j.name + "' has " +
+                std::to_string(j.nq));
+    q = *d.joint.q_init;
+  }
+  require(all_finite(q), w, "initial q is not finite");
+  if (j.type == JointType::Free || j.type == JointType::Ball) {
+    auto quat = q.tail<4>();
+    require(quat.norm() > 1e-9, w, "initial orientation quaternion is zero");
+    quat.normalize();
+  }
+  return q;
+}
+
+}  // namespace
+
+ModelBuilder::ModelBuilder() { materials_.emplace_back("default", ""); }
+
+void ModelBuilder::add_material(const std::string& name, const std::string& source) {
+  for (const auto& [n, s] : materials_)
+    if (n == name) {
+      if (name == "default") return;
+      throw InputError(where("material", name, source) + ": defined twice");
+    }
+  materials_.emplace_back(name, source);
+}
+
+void ModelBuilder::exclude_pair(const std::string& a, const std::string& b, const std::string& source) {
+  exclusions_.emplace_back(a, b, source);
+}
+
+void validate_inertia(const Mat3& I, const std::string& w) {
+  require(all_finite(I), w, "inertia is not finite");
+  require((I - I.transpose()).norm() <= 1e-9 * std::max(1.0, I.norm()), w, "inertia is not symmetric");
+  Eigen::SelfAdjointEigenSolver<Mat3> es(I);
+  const Vec3 e = es.eigenvalues();  // ascending
+  require(e[0] > 0.0, w, "inertia is not positive definite (smallest principal moment " + std::to_string(e[0]) + ")");
+  const double tol = 1e-9 * e[2];
+  require(e[0] + e[1] >= e[2] - tol, w,
+          "principal moments (" + std::to_string(e[0]) + ", " + std::to_string(e[1]) + ", " + std::to_string(e[2]) +
+              ") violate the triangle inequality");
+}
+
+std::shared_ptr<const Model> ModelBuilder::build() const {
+  auto m = std::make_shared<Model>();
+  m->options = options_;
+  m->default_contact = default_contact_;
+
+  // Options.
+  require(all_finite(options_.gravity), "options", "gravity is not finite");
+  require(std::isfinite(options_.dt) && options_.dt > 0.0, "options", "dt must be positive, got " + std::to_string(options_.dt));
+  require(options_.iterations > 0, "options", "iterations must be positive");
+
+  // Materials.
+  for (const auto& [name, source] : materials_) m->materials.push_back(name);
+  auto material_id = [&](const std::string& name, const std::string& w) {
+    for (size_t i = 0; i < m->materials.size(); ++i)
+      if (m->materials[i] == name) return static_cast<int>(i);
+    throw InputError(w + ": unknown material '" + name + "'");
+  };
+
+  // Meshes.
+  std::map<std::string, int> mesh_ids;
+  for (const auto& mesh : meshes_) {
+    require(mesh && !mesh->name.empty(), "", "a mesh has no name");
+    require(mesh_ids.emplace(mesh->name, static_cast<int>(m->meshes.size())).second, "mesh '" + mesh->name + "'",
+            "defined twice");
+    for (const auto& v : mesh->vertices) require(all_finite(v), "mesh '" + mesh->name + "'", "a vertex is not finite");
+    for (const auto& f : mesh->faces)
+      for (int i : f)
+        require(i >= 0 && i < static_cast<int>(mesh->vertices.size()), "mesh '" + mesh->name + "'",
+                "a face refers to vertex " + std::to_string(i) + " of " + std::to_string(mesh->vertices.size()));
+    m->meshes.push_back(mesh);
+  }
+
+  // Bodies and joints, parents first.
+  Body world;
+  world.name = "world";
+  m->bodies.push_back(world);
+  std::map<std::string, int> body_ids{{"world", 0}};
+  std::vector<const BodyDef*> def_of{nullptr};
+  std::vector<VecX> q_parts, v_parts;
+  std::set<std::string> joint_names;
+  for (const BodyDef* d : topological_order(bodies_)) {
+    const int id = m->nbody();
+    const std::string w = where("body", d->name, d->source);
+    require(all_finite(d->pose.p) && all_finite(d->pose.q.coeffs()) && d->pose.q.norm() > 1e-9, w, "pose is not finite");
+    Joint j = make_joint(*d, id, m->nq, m->nv);
+    require(joint_names.insert(j.name).second, w, "joint name '" + j.name + "' is used twice");
+    Body b;
+    b.name = d->name;
+    b.parent = body_ids.at(d->parent);
+    b.joint = m->njoint();
+    b.X_parent_body = j.type == JointType::Free ? Pose::Identity() : Pose{d->pose.p, d->pose.q.normalized()};
+    b.kinematic = d->kinematic;
+    if (d->kinematic) {
+      require(d->velocity.empty() || static_cast<int>(d->velocity.size()) == j.nv, w,
+              "a kinematic body needs one velocity signal per joint dof (" + std::to_string(j.nv) + ")");
+      b.prescribed_v = d->velocity;
+      b.prescribed_v.resize(j.nv, Signal::Constant(0.0));
+    }
+    q_parts.push_back(initial_q(*d, j));
+    VecX v = VecX::Zero(j.nv);
+    if (d->joint.v_init) {
+      require(d->joint.v_init->size() == j.nv, w,
+              "initial v has " + std::to_string(d->joint.v_init->size()) + " values, joint has " + std::to_string(j.nv));
+      v = *d->joint.v_init;
+      require(all_finite(v), w, "initial v is not finite");
+    }
+    v_parts.push_back(v);
+    m->nq += j.nq;
+    m->nv += j.nv;
+    body_ids[d->name] = id;
+    m->bodies.push_back(b);
+    m->joints.push_back(j);
+    def_of.push_back(d);
+  }
+  m->q0.resize(m->nq);
+  m->v0.resize(m->nv);
+  for (int k = 0, qa = 0, va = 0; k < static_cast<int>(q_parts.size()); ++k) {
+    m->q0.segment(qa, q_parts[k].size()) = q_parts[k];
+    m->v0.segment(va, v_parts[k].size()) = v_parts[k];
+    qa += static_cast<int>(q_parts[k].size());
+    va += static_cast<int>(v_parts[k].size());
+  }
+
+  // Geoms.
+  std::set<std::string> geom_names;
+  std::vector<MassProperties> geom_mass_sum(m->bodies.size());
+  for (size_t i = 0; i < geoms_.size(); ++i) {
+    const GeomDef& gd = geoms_[i];
+    Geom g;
+    g.name = gd.name.empty() ? gd.body + "_geom" + std::to_string(i) : gd.name;
+    const std::string w = where("geom", g.name, gd.source);
+    require(geom_names.insert(g.name).second, w, "defined twice");
+    require(body_ids.count(gd.body), w, "unknown body '" + gd.body + "'");
+    g.body = body_ids.at(gd.body);
+    g.type = gd.type;
+    check_geom_size(gd, w);
+    g.size = gd.size;
+    require(all_finite(gd.pose.p) && all_finite(gd.pose.q.coeffs()) && gd.pose.q.norm() > 1e-9, w, "pose is not finite");
+    g.X_body_geom = {gd.pose.p, gd.pose.q.normalized()};
+    if (gd.type == GeomType::ConvexMesh || gd.type == GeomType::TriangleMesh) {
+      require(mesh_ids.count(gd.mesh), w, "unknown mesh '" + gd.mesh + "'");
+      g.mesh = mesh_ids.at(gd.mesh);
+    }
+    require(gd.type != GeomType::Plane || g.body == 0 || def_of[g.body]->kinematic || def_of[g.body]->joint.type == JointType::Fixed,
+            w, "a plane has no mass and may only sit on a static or kinematic body");
+    g.material = material_id(gd.material, w);
+    require(std::isfinite(gd.margin) && gd.margin >= 0.0, w, "margin must be >= 0");
+    g.group = gd.group;
+    g.mask = gd.mask;
+    g.margin = gd.margin;
+    if (g.body != 0 && gd.type != GeomType::Plane) {
+      require(std::isfinite(gd.density) && gd.density > 0.0, w, "density must be positive, got " + std::to_string(gd.density));
+      const MassProperties mp = geom_mass(gd, *m, g.mesh);
+      geom_mass_sum[g.body] = geom_mass_sum[g.body] + mp;
+    }
+    m->geoms.push_back(g);
+  }
+
+  // Mass properties: explicit values win, geoms fill in the rest.
+  for (int b = 1; b < m->nbody(); ++b) {
+    const BodyDef& d = *def_of[b];
+    Body& body = m->bodies[b];
+    const std::string w = where("body", d.name, d.source);
+    const MassProperties& from_geoms = geom_mass_sum[b];
+    body.mass = d.mass.value_or(from_geoms.mass);
+    require_finite(body.mass, w, "mass");
+    require(body.mass >= 0.0, w, "mass must be positive, got " + std::to_string(body.mass));
+    body.com = d.com.value_or(from_geoms.com);
+    require(all_finite(body.com), w, "centre of mass is not finite");
+    if (d.inertia) {
+      body.inertia = *d.inertia;
+    } else if (d.mass && from_geoms.mass > 0.0) {
+      body.inertia = from_geoms.inertia * (body.mass / from_geoms.mass);  // same shape, given mass
+    } else {
+      body.inertia = from_geoms.inertia;
+    }
+    const Joint& j = m->joints[body.joint];
+    const bool dynamic = j.nv > 0 && !body.kinematic;
+    if (dynamic) {
+      require(body.mass > 0.0, w, "mass must be positive, got " + std::to_string(body.mass) +
+                                      (d.mass ? "" : " (no mass given and no solid geoms to compute it from)"));
+      validate_inertia(body.inertia, w);
+    } else if (body.mass > 0.0 || d.inertia) {
+      validate_inertia(body.inertia, w);
+    }
+  }
+
+  // Contact materials.
+  m->default_contact.material_a = m->default_contact.material_b = 0;
+  auto check_contact = [&](const ContactMaterial& c, const std::string& w) {
+    require(std::isfinite(c.friction) && c.friction >= 0.0, w, "friction must be >= 0");
+    require(std::isfinite(c.young_modulus) && c.young_modulus > 0.0, w, "young_modulus must be positive");
+    require(std::isfinite(c.damping) && c.damping >= 0.0, w, "damping must be >= 0");
+    require(std::isfinite(c.restitution) && c.restitution >= 0.0 && c.restitution <= 1.0, w, "restitution must be in [0, 1]");
+    require(c.tangents >= 2, w, "tangents must be >= 2");
+    require(all_finite(c.primary_direction) && c.primary_direction.norm() > 1e-12, w, "primary_direction must be nonzero");
+  };
+  check_contact(m->default_contact, "default contact material");
+  for (const auto& cd : contact_materials_) {
+    const std::string w = where("contact material", cd.material_a + "/" + cd.material_b, cd.source);
+    ContactMaterial c = cd.props;
+    c.material_a = material_id(cd.material_a, w);
+    c.material_b = material_id(cd.material_b, w);
+    c.primary_direction.normalize();
+    check_contact(c, w);
+    for (const auto& other : m->contact_materials)
+      require(!((other.material_a == c.material_a && other.material_b == c.material_b) ||
+                (other.material_a == c.material_b && other.material_b == c.material_a)),
+              w, "defined twice");
+    m->contact_materials.push_back(c);
+  }
+
+  // Actuators.
+  std::set<std::string> actuator_names;
+  for (const auto& ad : actuators_) {
+    const std::string w = where("actuator", ad.name, ad.source);
+    require(!ad.name.empty(), ad.source, "an actuator has no name");
+    require(actuator_names.insert(ad.name).second, w, "defined twice");
+    Actuator a;
+    a.name = ad.name;
+    a.type = ad.type;
+    a.joint = -1;
+    for (int k = 0; k < m->njoint(); ++k)
+      if (m->joints[k].name == ad.joint) a.joint = k;
+    require(a.joint >= 0, w, "unknown joint '" + ad.joint + "'");
+    const Joint& j = m->joints[a.joint];
+    require(ad.dof >= 0 && ad.dof < j.nv, w, "dof " + std::to_string(ad.dof) + " does not exist on joint '" + j.name + "'");
+    require(!m->bodies[j.body].kinematic, w, "joint '" + j.name + "' belongs to a kinematic body");
+    require(ad.type != ActuatorType::Position || j.nq == j.nv, w, "a position servo needs a revolute or prismatic joint");
+    require(std::isfinite(ad.kp) && ad.kp >= 0.0 && std::isfinite(ad.kv) && ad.kv >= 0.0, w, "gains must be >= 0");
+    require(!std::isnan(ad.effort_min) && !std::isnan(ad.effort_max) && ad.effort_min <= ad.effort_max, w,
+            "effort limits must satisfy min <= max");
+    for (double y : ad.command.y) require(std::isfinite(y), w, "command is not finite");
+    a.dof = ad.dof;
+    a.kp = ad.kp;
+    a.kv = ad.kv;
+    a.effort_min = ad.effort_min;
+    a.effort_max = ad.effort_max;
+    a.command = ad.command;
+    m->actuators.push_back(a);
+  }
+
+  for (const auto& [a, b, source] : exclusions_) {
+    const std::string w = where("exclusion", a + "/" + b, source);
+    require(body_ids.count(a), w, "unknown body '" + a + "'");
+    require(body_ids.count(b), w, "unknown body '" + b + "'");
+    const int ia = body_ids.at(a), ib = body_ids.at(b);
+    m->excluded_body_pairs.emplace_back(std::min(ia, ib), std::max(ia, ib));
+  }
+  return m;
+}
+
+}  // namespace graspsim

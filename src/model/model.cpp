@@ -1,0 +1,100 @@
+#include "model/model.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+
+namespace graspsim {
+
+int joint_nq(JointType t) {
+  switch (t) {
+    case JointType::Free: return 7;
+    case JointType::Ball: return 4;
+    case JointType::Revolute:
+    case JointType::Prismatic: return 1;
+    case JointType::Fixed: return 0;
+  }
+  return 0;
+}
+
+int joint_nv(JointType t) {
+  switch (t) {
+    case JointType::Free: return 6;
+    case JointType::Ball: return 3;
+    case JointType::Revolute:
+    case JointType::Prismatic: return 1;
+    case JointType::Fixed: return 0;
+  }
+  return 0;
+}
+
+const char* to_string(JointType t) {
+  static const char* names[] = {"free", "ball", "revolute", "prismatic", "fixed"};
+  return names[static_cast<int>(t)];
+}
+const char* to_string(GeomType t) {
+  static const char* names[] = {"plane", "sphere", "box", "capsule", "cylinder", "convex_mesh", "mesh"};
+  return names[static_cast<int>(t)];
+}
+const char* to_string(FrictionModel m) {
+  static const char* names[] = {"box", "scaled_box", "cone", "oriented_box", "randomized", "multi_directional", "polyhedral"};
+  return names[static_cast<int>(m)];
+}
+const char* to_string(SolverType s) {
+  static const char* names[] = {"direct", "iterative", "split", "direct_iterative"};
+  return names[static_cast<int>(s)];
+}
+const char* to_string(ActuatorType t) {
+  static const char* names[] = {"force", "position", "velocity"};
+  return names[static_cast<int>(t)];
+}
+const char* to_string(StepperType s) {
+  static const char* names[] = {"dynamics", "spook", "quasistatic", "penalty"};
+  return names[static_cast<int>(s)];
+}
+const char* to_string(Integrator i) {
+  static const char* names[] = {"euler", "rk4"};
+  return names[static_cast<int>(i)];
+}
+
+namespace {
+template <typename T>
+int find_by_name(const std::vector<T>& items, const std::string& name) {
+  for (size_t i = 0; i < items.size(); ++i)
+    if (items[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+}  // namespace
+
+int Model::find_body(const std::string& name) const { return find_by_name(bodies, name); }
+int Model::find_joint(const std::string& name) const { return find_by_name(joints, name); }
+int Model::find_geom(const std::string& name) const { return find_by_name(geoms, name); }
+int Model::find_actuator(const std::string& name) const { return find_by_name(actuators, name); }
+
+int Model::body_id(const std::string& name) const {
+  const int id = find_body(name);
+  require(id >= 0, "", "unknown body '" + name + "'");
+  return id;
+}
+int Model::joint_id(const std::string& name) const {
+  const int id = find_joint(name);
+  require(id >= 0, "", "unknown joint '" + name + "'");
+  return id;
+}
+
+const ContactMaterial& Model::contact_material(int a, int b) const {
+  for (const auto& c : contact_materials)
+    if ((c.material_a == a && c.material_b == b) || (c.material_a == b && c.material_b == a)) return c;
+  return default_contact;
+}
+
+bool Model::bodies_may_collide(int a, int b) const {
+  if (a == b) return false;
+  // Parent and child touch at their joint by construction; the world is exempt so that
+  // free bodies still land on the ground.
+  if ((bodies[a].parent == b && b != 0) || (bodies[b].parent == a && a != 0)) return false;
+  const std::pair<int, int> key{std::min(a, b), std::max(a, b)};
+  return std::find(excluded_body_pairs.begin(), excluded_body_pairs.end(), key) == excluded_body_pairs.end();
+}
+
+}  // namespace graspsim

@@ -1,0 +1,170 @@
+#pragma once
+// The immutable Model: bodies in a kinematic forest, joints, geoms, materials, contact
+// materials, actuators and options. Built and validated by ModelBuilder (builder.h);
+// every stepper takes it as `const Model&`, so one Model serves many States.
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/signal.h"
+#include "core/types.h"
+#include "model/mesh.h"
+
+namespace graspsim {
+
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// ---- joints ---------------------------------------------------------------------------
+// Each body hangs from its parent by exactly one joint (Fixed welds it). The joint frame
+// is the child body's frame, as in URDF. Velocity conventions (as MuJoCo):
+//   Free      q = [x y z qw qx qy qz], v = [linear velocity of the body origin in the world
+//             frame (3), angular velocity in the body frame (3)]; parent must be the world.
+//   Ball      q = [qw qx qy qz],       v = angular velocity in the body frame (3).
+//   Revolute  q = angle about `axis` (body frame), v = its rate.
+//   Prismatic q = displacement along `axis` (body frame), v = its rate.
+enum class JointType { Free, Ball, Revolute, Prismatic, Fixed };
+
+int joint_nq(JointType type);
+int joint_nv(JointType type);
+const char* to_string(JointType type);
+
+struct Joint {
+  std::string name;
+  JointType type = JointType::Fixed;
+  int body = -1;                 // the child body it moves
+  Vec3 axis = Vec3::UnitZ();     // unit, body frame (revolute, prismatic)
+  int qadr = 0, vadr = 0;        // offsets into State::q and State::v
+  int nq = 0, nv = 0;
+  bool limited = false;
+  double lower = -kInf, upper = kInf;  // rad or m (revolute, prismatic)
+  double damping = 0.0;          // N·m·s/rad or N·s/m, on every dof of the joint
+  double armature = 0.0;         // added to the diagonal of M (rotor inertia)
+  double stiffness = 0.0;        // spring to `spring_ref` (revolute, prismatic)
+  double spring_ref = 0.0;
+};
+
+// ---- bodies ---------------------------------------------------------------------------
+struct Body {
+  std::string name;
+  int parent = -1;               // -1 only for body 0, the world
+  int joint = -1;                // joint to the parent (-1 for the world)
+  Pose X_parent_body;            // body frame in the parent frame at zero joint motion
+  double mass = 0.0;             // kg
+  Vec3 com = Vec3::Zero();       // centre of mass, body frame
+  Mat3 inertia = Mat3::Zero();   // about the centre of mass, body frame (kg·m²)
+  bool kinematic = false;        // moved by prescribed velocities, not by forces
+  std::vector<Signal> prescribed_v;  // kinematic bodies: one signal per joint dof
+};
+
+// ---- geometry -------------------------------------------------------------------------
+// Sizes: Sphere (r), Box (half-extents x y z), Capsule and Cylinder (r, half-length) along
+// the local z axis, Plane: infinite, normal = local +z. Meshes refer to Model::meshes.
+enum class GeomType { Plane, Sphere, Box, Capsule, Cylinder, ConvexMesh, TriangleMesh };
+inline constexpr int kNumGeomTypes = 7;
+const char* to_string(GeomType type);
+
+struct Geom {
+  std::string name;
+  GeomType type = GeomType::Sphere;
+  int body = 0;
+  Pose X_body_geom;
+  Vec3 size = Vec3::Zero();
+  int mesh = -1;
+  int material = 0;              // index into Model::materials
+  // Two geoms may touch iff (a.group & b.mask) && (b.group & a.mask).
+  std::uint32_t group = 1, mask = 0xffffffffu;
+  double margin = 0.0;           // report pairs closer than this as near contacts (m)
+};
+
+// ---- contact materials ----------------------------------------------------------------
+enum class FrictionModel { Box, ScaledBox, Cone, OrientedBox, Randomized, MultiDirectional, Polyhedral };
+enum class SolverType { Direct, Iterative, Split, DirectIterative };
+enum class ContactArea { Point, Area };
+const char* to_string(FrictionModel m);
+const char* to_string(SolverType s);
+
+// Properties of the contact between two materials (thesis 3.2). Looked up by the
+// unordered pair; pairs not listed use Model::default_contact.
+struct ContactMaterial {
+  int material_a = 0, material_b = 0;
+  double friction = 0.5;           // Coulomb μ
+  double young_modulus = 4e8;      // Pa; point stiffness, or k = E/h for area contact
+  double damping = 4.5 / 60.0;     // SPOOK stabilisation time constant τ (s)
+  double restitution = 0.0;
+  FrictionModel friction_model = FrictionModel::Cone;
+  std::optional<SolverType> solver;  // overrides Options::solver for these contacts
+  int tangents = 16;               // k for multi-directional and polyhedral friction
+  Vec3 primary_direction = Vec3::UnitX();  // oriented box: in the frame of body A
+  ContactArea area = ContactArea::Point;
+};
+
+// ---- actuators ------------------------------------------------------------------------
+// Force: effort = command. Position: servo to command (rad or m) with gains kp, kv.
+// Velocity: servo to command (rad/s or m/s) with gain kv. Efforts clamp to the limits.
+enum class ActuatorType { Force, Position, Velocity };
+const char* to_string(ActuatorType t);
+
+struct Actuator {
+  std::string name;
+  ActuatorType type = ActuatorType::Force;
+  int joint = -1;
+  int dof = 0;                     // which dof of the joint (0 for 1-dof joints)
+  double kp = 0.0, kv = 0.0;
+  double effort_min = -kInf, effort_max = kInf;  // N or N·m
+  Signal command;
+};
+
+// ---- options --------------------------------------------------------------------------
+enum class StepperType { Dynamics, Spook, Quasistatic, Penalty };
+enum class Integrator { SemiImplicitEuler, RK4 };
+const char* to_string(StepperType s);
+const char* to_string(Integrator i);
+
+struct Options {
+  Vec3 gravity{0.0, 0.0, -9.81};
+  double dt = 1.0 / 60.0;
+  StepperType stepper = StepperType::Dynamics;
+  Integrator integrator = Integrator::SemiImplicitEuler;
+  SolverType solver = SolverType::Split;
+  int iterations = 16;
+  std::uint64_t seed = 0;          // seeds every random choice a stepper makes
+};
+
+// ---- the model ------------------------------------------------------------------------
+struct Model {
+  std::vector<Body> bodies;        // bodies[0] is the world; a parent precedes its children
+  std::vector<Joint> joints;       // in body order
+  std::vector<Geom> geoms;
+  std::vector<std::shared_ptr<const Mesh>> meshes;
+  std::vector<std::string> materials;       // materials[0] == "default"
+  std::vector<ContactMaterial> contact_materials;
+  ContactMaterial default_contact;
+  std::vector<Actuator> actuators;
+  std::vector<std::pair<int, int>> excluded_body_pairs;  // never collide (a < b)
+  Options options;
+
+  int nq = 0, nv = 0;
+  VecX q0, v0;                     // initial configuration and velocity
+
+  int nbody() const { return static_cast<int>(bodies.size()); }
+  int njoint() const { return static_cast<int>(joints.size()); }
+  int ngeom() const { return static_cast<int>(geoms.size()); }
+
+  // Index by name; -1 when absent (find_*) or an InputError naming it (*_id).
+  int find_body(const std::string& name) const;
+  int find_joint(const std::string& name) const;
+  int find_geom(const std::string& name) const;
+  int find_actuator(const std::string& name) const;
+  int body_id(const std::string& name) const;
+  int joint_id(const std::string& name) const;
+
+  const ContactMaterial& contact_material(int material_a, int material_b) const;
+  // True if the two bodies may collide (not the same, not parent-child, not excluded).
+  bool bodies_may_collide(int body_a, int body_b) const;
+};
+
+}  // namespace graspsim

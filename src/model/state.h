@@ -1,0 +1,22 @@
+#pragma once
+// Everything about a simulation that changes over time. One Model, many States.
+
+#include <cstdint>
+
+#include "core/types.h"
+#include "model/model.h"
+
+namespace graspsim {
+
+struct State {
+  double t = 0.0;                  // s
+  std::uint64_t step = 0;          // steps taken
+  VecX q;                          // generalized positions (nq), see JointType
+  VecX v;                          // generalized velocities (nv)
+  VecX act;                        // actuator controller states (one per actuator)
+};
+
+// The model's initial state: q0, v0, t = 0.
+State make_state(const Model& model);
+
+}  // namespace graspsim
