@@ -1,0 +1,51 @@
+#pragma once
+// What the collision layer hands to the steppers: contact manifolds, signed distances and
+// overlap volumes. All quantities are in world coordinates and SI units.
+
+#include <cstdint>
+#include <vector>
+
+#include "core/types.h"
+
+namespace graspsim {
+
+struct ContactPoint {
+  Vec3 position = Vec3::Zero();    // midway between the witness points
+  Vec3 normal = Vec3::UnitZ();     // unit, from geom A towards geom B
+  double depth = 0.0;              // penetration (> 0); the signed distance is φ = −depth
+  Vec3 point_a = Vec3::Zero();     // witness point on the surface of A
+  Vec3 point_b = Vec3::Zero();     // witness point on the surface of B
+  double area = 0.0;               // share of the contact patch this point stands for (m²), 0 = unknown
+  std::uint64_t feature = 0;       // id of the touching feature pair, stable while they keep touching
+};
+
+// The contact manifold of one geom pair (empty `points` = no contact within the margin).
+struct ContactSet {
+  int geom_a = -1, geom_b = -1;
+  std::vector<ContactPoint> points;
+  double patch_area = 0.0;         // area of the overlap polygon, when the pair has one (m²)
+};
+
+// Closest points of two geoms that are near but not necessarily touching.
+struct DistanceResult {
+  double distance = 0.0;           // signed: > 0 separated, < 0 penetrating
+  Vec3 point_a = Vec3::Zero(), point_b = Vec3::Zero();  // witness points (world)
+  Vec3 normal = Vec3::UnitZ();     // unit, from A towards B
+};
+
+// A triangle of the boundary of the overlap region, on the surface of one of the two solids
+// (seed 004, Algorithm 1).
+struct OverlapTriangle {
+  double area = 0.0;
+  Vec3 centre = Vec3::Zero();
+  Vec3 normal = Vec3::UnitZ();     // outward from the overlap region
+};
+
+struct OverlapResult {
+  double volume = 0.0;             // m³
+  Vec3 centroid = Vec3::Zero();
+  std::vector<OverlapTriangle> boundary_a;  // overlap boundary lying on A's surface
+  std::vector<OverlapTriangle> boundary_b;  // overlap boundary lying on B's surface
+};
+
+}  // namespace graspsim
