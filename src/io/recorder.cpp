@@ -1,0 +1,73 @@
+#include "io/recorder.h"
+
+#include <fstream>
+
+#include "core/error.h"
+#include "kinematics/kinematics.h"
+
+namespace graspsim {
+namespace {
+
+std::FILE* open_csv(const std::filesystem::path& path, const char* header) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  require(f != nullptr, path.string(), "cannot open for writing");
+  std::fputs(header, f);
+  std::fflush(f);
+  return f;
+}
+
+}  // namespace
+
+Recorder::Recorder(const std::filesystem::path& dir, const Model&, const RecordingOptions& options)
+    : dir_(dir), options_(options) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  require(!ec, dir_.string(), "cannot create output directory: " + ec.message());
+  if (options_.bodies) bodies_ = open_csv(dir_ / "bodies.csv", "t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n");
+  if (options_.joints) joints_ = open_csv(dir_ / "joints.csv", "t,joint,q,v,effort\n");
+}
+
+Recorder::~Recorder() {
+  if (bodies_) std::fclose(bodies_);
+  if (joints_) std::fclose(joints_);
+}
+
+void Recorder::record(const Model& model, const State& state, const Workspace& ws) {
+  if (calls_++ % options_.every != 0) return;
+  // %.17g round-trips doubles exactly: recordings are bit-comparable across runs.
+  if (bodies_) {
+    for (int b = 1; b < model.nbody(); ++b) {
+      const Pose& X = ws.kin.X_WB[b];
+      Vec3 w, v;
+      body_velocity(model, ws.kin, state.v, b, w, v);
+      std::fprintf(bodies_, "%.17g,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n",
+                   state.t, model.bodies[b].name.c_str(), X.p.x(), X.p.y(), X.p.z(), X.q.w(), X.q.x(), X.q.y(),
+                   X.q.z(), v.x(), v.y(), v.z(), w.x(), w.y(), w.z());
+    }
+    std::fflush(bodies_);
+  }
+  if (joints_) {
+    joint_effort_.assign(model.joints.size(), 0.0);
+    for (size_t a = 0; a < model.actuators.size() && static_cast<Eigen::Index>(a) < ws.actuator_effort.size(); ++a)
+      joint_effort_[model.actuators[a].joint] += ws.actuator_effort[static_cast<Eigen::Index>(a)];
+    for (size_t k = 0; k < model.joints.size(); ++k) {
+      const Joint& j = model.joints[k];
+      if (j.nv != 1) continue;  // free and ball joints are in bodies.csv
+      std::fprintf(joints_, "%.17g,%s,%.17g,%.17g,%.17g\n", state.t, j.name.c_str(), state.q[j.qadr], state.v[j.vadr],
+                   joint_effort_[k]);
+    }
+    std::fflush(joints_);
+  }
+}
+
+void Recorder::write_run_json(const nlohmann::json& run) const {
+  const auto tmp = dir_ / "run.json.tmp";
+  {
+    std::ofstream out(tmp);
+    require(out.good(), tmp.string(), "cannot open for writing");
+    out << run.dump(2) << "\n";
+  }
+  std::filesystem::rename(tmp, dir_ / "run.json");
+}
+
+}  // namespace graspsim

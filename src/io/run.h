@@ -1,0 +1,40 @@
+#pragma once
+// Runs a loaded scene for its duration, recording as it goes. Shared by the CLI, the
+// tests and (later) the Python bindings.
+
+#include <filesystem>
+#include <functional>
+
+#include <nlohmann/json.hpp>
+
+#include "io/scene.h"
+#include "model/state.h"
+#include "steppers/step.h"
+
+namespace graspsim {
+
+struct RunOptions {
+  std::filesystem::path out_dir = "out";
+  bool record = true;
+  // Called after every step with the fraction done; for progress bars.
+  std::function<void(double)> progress;
+  // Called after every step (the thesis' "step event listener").
+  std::function<void(const Model&, const State&, const Workspace&, const StepResult&)> on_step;
+};
+
+struct RunSummary {
+  long steps = 0;
+  double sim_time = 0.0;
+  double wall_time_s = 0.0;
+  State final_state;
+  nlohmann::json json;             // what run.json holds under "summary"
+};
+
+// Steps the scene until scene.duration. On failure run.json says so (status "failed")
+// and the exception propagates; rows written so far stay on disk.
+RunSummary run_scene(const Scene& scene, const RunOptions& options);
+
+// The run.json header: versions, the scene as resolved, options and parameters.
+nlohmann::json run_header(const Scene& scene);
+
+}  // namespace graspsim

@@ -1,0 +1,124 @@
+// End-to-end checks of the graspsim command line on small scenes.
+#include <sys/wait.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int exit_code;
+  std::string output;  // stdout and stderr together
+};
+
+Result run_cli(const std::string& args) {
+  const std::string cmd = std::string(GRASPSIM_CLI) + " " + args + " 2>&1";
+  Result r{-1, ""};
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buf{};
+  while (fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string data(const std::string& name) { return std::string(GRASPSIM_SOURCE_DIR) + "/tests/cli/data/" + name; }
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("graspsim_cli_test_" + name);
+  fs::remove_all(dir);
+  return dir;
+}
+
+TEST(Cli, VersionAndHelp) {
+  const Result v = run_cli("--version");
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_NE(v.output.find("graspsim"), std::string::npos);
+  const Result h = run_cli("--help");
+  EXPECT_EQ(h.exit_code, 0);
+  EXPECT_NE(h.output.find("run"), std::string::npos);
+  EXPECT_NE(h.output.find("check"), std::string::npos);
+}
+
+TEST(Cli, MisspelledKeyNamesFileLineAndKey) {
+  const Result r = run_cli("check " + data("typo.yaml"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("typo.yaml:7"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("'mas'"), std::string::npos) << r.output;
+}
+
+TEST(Cli, NegativeMassNamesTheBody) {
+  const Result r = run_cli("check " + data("negative_mass.yaml"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("lead_brick"), std::string::npos) << r.output;
+}
+
+TEST(Cli, MissingSceneAndBadFlagsExitTwo) {
+  EXPECT_EQ(run_cli("check /nonexistent/scene.yaml").exit_code, 2);
+  EXPECT_EQ(run_cli("run " + data("falling_box.yaml") + " --dt -1").exit_code, 2);
+  EXPECT_EQ(run_cli("frobnicate").exit_code, 2);
+  EXPECT_EQ(run_cli("run " + data("falling_box.yaml") + " --set parameters.nope=1").exit_code, 2);
+}
+
+TEST(Cli, RunWritesRecordingsAndRunJson) {
+  const fs::path out = fresh_dir("run");
+  const Result r = run_cli("run " + data("falling_box.yaml") + " --out " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string bodies = slurp(out / "bodies.csv");
+  EXPECT_EQ(bodies.rfind("t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", 0), 0u);
+  EXPECT_EQ(slurp(out / "joints.csv").rfind("t,joint,q,v,effort\n", 0), 0u);
+  const auto run = nlohmann::json::parse(slurp(out / "run.json"));
+  EXPECT_EQ(run["status"], "completed");
+  EXPECT_EQ(run["summary"]["steps"], 500);
+  // Free fall from 1 m for 0.5 s: z = 1 − g t²/2 (semi-implicit Euler is O(h) off: g h t / 2 ≈ 2.5 mm).
+  const double z = run["summary"]["final_bodies"]["box"]["pos"][2];
+  EXPECT_NEAR(z, 1.0 - 0.5 * 9.81 * 0.25, 3e-3);
+}
+
+TEST(Cli, OverridesReachTheModel) {
+  const fs::path out = fresh_dir("set");
+  const Result r = run_cli("run " + data("falling_box.yaml") + " --duration 0.1 --dt 0.01 --set parameters.height=3 --out " +
+                           out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto run = nlohmann::json::parse(slurp(out / "run.json"));
+  EXPECT_EQ(run["summary"]["steps"], 10);
+  EXPECT_DOUBLE_EQ(run["parameters"]["height"].get<double>(), 3.0);
+  EXPECT_GT(run["summary"]["final_bodies"]["box"]["pos"][2].get<double>(), 2.9);
+}
+
+TEST(Cli, SameInputSameBits) {
+  const fs::path a = fresh_dir("det_a"), b = fresh_dir("det_b");
+  ASSERT_EQ(run_cli("run " + data("falling_box.yaml") + " --out " + a.string()).exit_code, 0);
+  ASSERT_EQ(run_cli("run " + data("falling_box.yaml") + " --out " + b.string()).exit_code, 0);
+  EXPECT_EQ(slurp(a / "bodies.csv"), slurp(b / "bodies.csv"));
+  EXPECT_EQ(slurp(a / "joints.csv"), slurp(b / "joints.csv"));
+}
+
+TEST(Cli, DemoScenesRun) {
+  for (const char* scene : {"double_pendulum", "tumbling_box"}) {
+    const fs::path out = fresh_dir(scene);
+    const Result r = run_cli("run " + std::string(GRASPSIM_SOURCE_DIR) + "/scenes/demo/" + scene +
+                             ".yaml --duration 0.2 --out " + out.string());
+    EXPECT_EQ(r.exit_code, 0) << scene << ": " << r.output;
+  }
+}
+
+}  // namespace

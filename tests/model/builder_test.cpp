@@ -1,0 +1,208 @@
+#include "model/builder.h"
+
+#include <cmath>
+#include <limits>
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "model/state.h"
+
+namespace graspsim {
+namespace {
+
+BodyDef box_body(const std::string& name, const std::string& parent = "world", JointType joint = JointType::Free) {
+  BodyDef b;
+  b.name = name;
+  b.parent = parent;
+  b.joint.type = joint;
+  b.source = "test.yaml:7";
+  return b;
+}
+
+GeomDef box_geom(const std::string& body, double half = 0.05) {
+  GeomDef g;
+  g.body = body;
+  g.type = GeomType::Box;
+  g.size = Vec3::Constant(half);
+  return g;
+}
+
+// The message of the InputError thrown by fn (fails the test if none is thrown).
+template <typename F>
+std::string error_of(F fn) {
+  try {
+    fn();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no InputError thrown";
+  return "";
+}
+
+TEST(ModelBuilder, MassFromGeomDensity) {
+  ModelBuilder b;
+  b.add_body(box_body("box"));
+  b.add_geom(box_geom("box", 0.05));  // 0.1 m cube of water: 1 kg
+  auto m = b.build();
+  const Body& body = m->bodies[m->body_id("box")];
+  EXPECT_NEAR(body.mass, 1.0, 1e-12);
+  EXPECT_NEAR(body.inertia(0, 0), 1.0 * (0.01 + 0.01) / 12.0, 1e-15);
+  EXPECT_EQ(m->nq, 7);
+  EXPECT_EQ(m->nv, 6);
+}
+
+TEST(ModelBuilder, ExplicitMassScalesGeomInertia) {
+  ModelBuilder b;
+  BodyDef body = box_body("box");
+  body.mass = 0.837;
+  b.add_body(body);
+  b.add_geom(box_geom("box", 0.045));
+  auto m = b.build();
+  EXPECT_NEAR(m->bodies[1].inertia(2, 2), 0.837 * (0.09 * 0.09 * 2) / 12.0, 1e-15);
+}
+
+TEST(ModelBuilder, NegativeMassNamesTheBody) {
+  ModelBuilder b;
+  BodyDef body = box_body("heavy_box");
+  body.mass = -1.0;
+  b.add_body(body);
+  b.add_geom(box_geom("heavy_box"));
+  const std::string msg = error_of([&] { b.build(); });
+  EXPECT_NE(msg.find("heavy_box"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("test.yaml:7"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("mass"), std::string::npos) << msg;
+}
+
+TEST(ModelBuilder, DynamicBodyWithoutMassIsAnError) {
+  ModelBuilder b;
+  b.add_body(box_body("ghost"));
+  EXPECT_NE(error_of([&] { b.build(); }).find("ghost"), std::string::npos);
+}
+
+TEST(ModelBuilder, InertiaTriangleInequality) {
+  ModelBuilder b;
+  BodyDef body = box_body("rod");
+  body.mass = 1.0;
+  body.inertia = Vec3(1.0, 1.0, 3.0).asDiagonal().toDenseMatrix();  // 1 + 1 < 3
+  b.add_body(body);
+  EXPECT_NE(error_of([&] { b.build(); }).find("triangle inequality"), std::string::npos);
+}
+
+TEST(ModelBuilder, InertiaNotPositiveDefinite) {
+  ModelBuilder b;
+  BodyDef body = box_body("flat");
+  body.mass = 1.0;
+  body.inertia = Vec3(1.0, 1.0, 0.0).asDiagonal().toDenseMatrix();
+  b.add_body(body);
+  EXPECT_NE(error_of([&] { b.build(); }).find("positive definite"), std::string::npos);
+}
+
+TEST(ModelBuilder, NaNIsRejected) {
+  ModelBuilder b;
+  BodyDef body = box_body("nan_box");
+  body.pose.p.x() = std::numeric_limits<double>::quiet_NaN();
+  b.add_body(body);
+  b.add_geom(box_geom("nan_box"));
+  EXPECT_NE(error_of([&] { b.build(); }).find("nan_box"), std::string::npos);
+}
+
+TEST(ModelBuilder, UnknownParentAndCycle) {
+  {
+    ModelBuilder b;
+    b.add_body(box_body("a", "nowhere", JointType::Revolute));
+    EXPECT_NE(error_of([&] { b.build(); }).find("unknown parent body 'nowhere'"), std::string::npos);
+  }
+  {
+    ModelBuilder b;
+    b.add_body(box_body("a", "b", JointType::Revolute));
+    b.add_body(box_body("b", "a", JointType::Revolute));
+    EXPECT_NE(error_of([&] { b.build(); }).find("cycle"), std::string::npos);
+  }
+}
+
+TEST(ModelBuilder, ParentsPrecedeChildrenAndAddressesAreContiguous) {
+  ModelBuilder b;
+  // Declared child first on purpose.
+  BodyDef child = box_body("child", "parent", JointType::Ball);
+  BodyDef parent = box_body("parent", "world", JointType::Revolute);
+  b.add_body(child);
+  b.add_body(parent);
+  b.add_geom(box_geom("child"));
+  b.add_geom(box_geom("parent"));
+  auto m = b.build();
+  ASSERT_EQ(m->nbody(), 3);
+  EXPECT_EQ(m->bodies[1].name, "parent");
+  EXPECT_EQ(m->bodies[2].parent, 1);
+  EXPECT_EQ(m->joints[1].qadr, 1);
+  EXPECT_EQ(m->joints[1].vadr, 1);
+  EXPECT_EQ(m->nq, 5);
+  EXPECT_EQ(m->nv, 4);
+  const State s = make_state(*m);
+  EXPECT_EQ(s.q[1], 1.0);  // ball joint starts at the identity quaternion
+}
+
+TEST(ModelBuilder, FreeJointOnlyUnderWorld) {
+  ModelBuilder b;
+  b.add_body(box_body("base", "world", JointType::Revolute));
+  b.add_body(box_body("floating", "base", JointType::Free));
+  b.add_geom(box_geom("base"));
+  b.add_geom(box_geom("floating"));
+  EXPECT_NE(error_of([&] { b.build(); }).find("free joint"), std::string::npos);
+}
+
+TEST(ModelBuilder, UnknownNamesInGeomsActuatorsMaterials) {
+  {
+    ModelBuilder b;
+    GeomDef g = box_geom("missing_body");
+    EXPECT_NE(error_of([&] { b.add_geom(g), b.build(); }).find("missing_body"), std::string::npos);
+  }
+  {
+    ModelBuilder b;
+    b.add_body(box_body("box"));
+    GeomDef g = box_geom("box");
+    g.material = "unobtainium";
+    b.add_geom(g);
+    EXPECT_NE(error_of([&] { b.build(); }).find("unobtainium"), std::string::npos);
+  }
+  {
+    ModelBuilder b;
+    ActuatorDef a;
+    a.name = "motor";
+    a.joint = "no_such_joint";
+    b.add_actuator(a);
+    EXPECT_NE(error_of([&] { b.build(); }).find("no_such_joint"), std::string::npos);
+  }
+}
+
+TEST(ModelBuilder, ContactMaterialLookupIsSymmetric) {
+  ModelBuilder b;
+  b.add_material("steel");
+  b.add_material("rubber");
+  ContactMaterialDef c;
+  c.material_a = "steel";
+  c.material_b = "rubber";
+  c.props.friction = 0.9;
+  b.add_contact_material(c);
+  auto m = b.build();
+  EXPECT_EQ(m->contact_material(1, 2).friction, 0.9);
+  EXPECT_EQ(m->contact_material(2, 1).friction, 0.9);
+  EXPECT_EQ(m->contact_material(1, 1).friction, m->default_contact.friction);
+}
+
+TEST(ModelBuilder, CollisionFilterKeepsWorldChildren) {
+  ModelBuilder b;
+  b.add_body(box_body("a", "world", JointType::Revolute));
+  b.add_body(box_body("b", "a", JointType::Revolute));
+  b.add_body(box_body("c", "world", JointType::Free));
+  for (auto n : {"a", "b", "c"}) b.add_geom(box_geom(n));
+  b.exclude_pair("a", "c");
+  auto m = b.build();
+  EXPECT_TRUE(m->bodies_may_collide(0, 1));   // world and its child: yes (things land on the ground)
+  EXPECT_FALSE(m->bodies_may_collide(1, 2));  // parent and child: no
+  EXPECT_FALSE(m->bodies_may_collide(1, 3));  // excluded by the user
+  EXPECT_TRUE(m->bodies_may_collide(2, 3));
+}
+
+}  // namespace
+}  // namespace graspsim
