@@ -1,20 +1,28 @@
 #include "kinematics/kinematics.h"
 
+#include <cmath>
+
 namespace graspsim {
 namespace {
 
 Quat quat_at(const VecX& q, int adr) { return Quat(q[adr], q[adr + 1], q[adr + 2], q[adr + 3]).normalized(); }
 
 // Pose of the body after its joint moved by q, given the joint frame at zero motion.
+// Quaternion products of unit quaternions are renormalised once, at the end.
 Pose joint_pose(const Joint& j, const VecX& q, const Pose& X_W_joint0) {
   Pose X = X_W_joint0;
   switch (j.type) {
     case JointType::Free: return {q.segment<3>(j.qadr), quat_at(q, j.qadr + 3)};
-    case JointType::Ball: X.q = (X.q * quat_at(q, j.qadr)).normalized(); break;
-    case JointType::Revolute: X.q = (X.q * Quat(Eigen::AngleAxisd(q[j.qadr], j.axis))).normalized(); break;
+    case JointType::Ball: X.q = X.q * quat_at(q, j.qadr); break;
+    case JointType::Revolute: {
+      const double half = 0.5 * q[j.qadr], s = std::sin(half);
+      X.q = X.q * Quat(std::cos(half), s * j.axis.x(), s * j.axis.y(), s * j.axis.z());
+      break;
+    }
     case JointType::Prismatic: X.p += X.q * (j.axis * q[j.qadr]); break;
     case JointType::Fixed: break;
   }
+  X.q.normalize();
   return X;
 }
 
@@ -42,8 +50,10 @@ SpatialInertia world_inertia(const Body& b, const Mat3& R, const Vec3& c) {
   SpatialInertia I;
   I.m = b.mass;
   I.h = b.mass * c;
-  const Mat3 cx = skew(c);
-  I.I = R * b.inertia * R.transpose() - b.mass * cx * cx;
+  // Parallel axis: −m [c]×² = m (|c|² 1 − c cᵀ).
+  I.I.noalias() = R * b.inertia * R.transpose();
+  I.I.noalias() -= b.mass * c * c.transpose();
+  I.I.diagonal().array() += b.mass * c.squaredNorm();
   return I;
 }
 
@@ -92,7 +102,8 @@ void forward_kinematics(const Model& model, const VecX& q, KinematicsData& kin) 
   for (int b = 1; b < model.nbody(); ++b) {
     const Body& body = model.bodies[b];
     const Joint& j = model.joints[body.joint];
-    const Pose X = joint_pose(j, q, kin.X_WB[body.parent] * body.X_parent_body);
+    const Pose& P = kin.X_WB[body.parent];
+    const Pose X = joint_pose(j, q, {P.q * body.X_parent_body.p + P.p, P.q * body.X_parent_body.q});
     kin.X_WB[b] = X;
     kin.R_WB[b] = X.q.toRotationMatrix();
     kin.p_WCom[b] = X * body.com;

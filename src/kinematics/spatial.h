@@ -35,7 +35,7 @@ struct SpatialInertia {
   Mat3 I = Mat3::Zero();
 
   // Momentum [I_O ω + h × v; m v − h × ω] of velocity V = [ω; v].
-  Vec6 operator*(const Vec6& V) const {
+  [[gnu::always_inline]] Vec6 operator*(const Vec6& V) const {
     const Vec3 w = V.head<3>(), v = V.tail<3>();
     Vec6 r;
     r << I * w + h.cross(v), m * v - h.cross(w);
