@@ -16,4 +16,10 @@ VecX difference_q(const Model& model, const VecX& q0, const VecX& q1);
 // Renormalises the quaternions in q (after an integrator mixed several stages).
 void normalize_q(const Model& model, VecX& q);
 
+// Rate of the local coordinate u (where q = q0 ⊕ u) while the system moves with velocity v
+// at q0 ⊕ u: u̇ = J_r(θ)⁻¹ ω for the rotation part θ of each free or ball joint (J_r the
+// right Jacobian of SO(3)), u̇ = v elsewhere. Runge-Kutta on u instead of q keeps the
+// method's order on the rotation group (Munthe-Kaas).
+void local_rate(const Model& model, const VecX& u, const VecX& v, VecX& udot);
+
 }  // namespace graspsim

@@ -15,6 +15,15 @@ struct Workspace {
   MatX M;                          // mass matrix (nv x nv)
   VecX bias, tau, qacc;            // c(q, v), applied generalized forces, accelerations (nv)
   VecX actuator_effort;            // per actuator, last step (N or N·m)
+
+  // Dynamics stepper scratch (sized on first use, then reused without allocation).
+  std::vector<int> free_dofs;      // dofs solved for by forward dynamics
+  std::vector<int> prescribed_dofs;  // dofs of kinematic bodies, driven by their signals
+  VecX rhs, qacc_prescribed;       // τ − c; signal accelerations of the prescribed dofs
+  MatX M_ff;                       // M restricted to free_dofs (when some dofs are prescribed)
+  VecX rhs_f, qacc_f;              // the reduced system's right side and solution
+  VecX q_stage, v_stage;           // RK4: the configuration and velocity of a stage
+  VecX u, u_rate, u_sum, qacc_sum; // RK4: local coordinate, its rate, weighted sums of the stages
 };
 
 // What one step produced, beyond the new state.

@@ -1,0 +1,40 @@
+#include "steppers/step.h"
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "core/error.h"
+#include "steppers/dynamics_stepper.h"
+
+namespace graspsim {
+namespace {
+
+void check_state_input(const Model& model, const State& s) {
+  require(s.q.size() == model.nq && s.v.size() == model.nv, "state",
+          "has " + std::to_string(s.q.size()) + " positions and " + std::to_string(s.v.size()) +
+              " velocities, the model needs " + std::to_string(model.nq) + " and " + std::to_string(model.nv));
+  require(std::isfinite(s.t), "state", "time is not finite");
+  require(s.q.allFinite(), "state", "q is not finite");
+  require(s.v.allFinite(), "state", "v is not finite");
+}
+
+}  // namespace
+
+void step(const Model& model, State& state, Workspace& ws, StepResult* result) {
+  check_state_input(model, state);
+  const auto start = std::chrono::steady_clock::now();
+  switch (model.options.stepper) {
+    case StepperType::Dynamics: step_dynamics(model, state, ws); break;
+    default:
+      throw InputError(std::string("stepper '") + to_string(model.options.stepper) + "' is not available yet");
+  }
+  const auto stop = std::chrono::steady_clock::now();
+  if (result) result->wall_time_s = std::chrono::duration<double>(stop - start).count();
+  if (!state.q.allFinite() || !state.v.allFinite())
+    throw std::runtime_error("step " + std::to_string(state.step) + " at t = " + std::to_string(state.t) +
+                             ": the state became non-finite");
+}
+
+}  // namespace graspsim
