@@ -48,6 +48,8 @@ const YamlNode& require_key(const YamlNode& map, const std::string& key, const s
 }
 
 double as_number(const YamlNode& n, const std::string& key, bool allow_inf) {
+  if (n.is_scalar() && n.quoted && parse_yaml_number(n.scalar))
+    type_error(n, key, "a number", " (quoted values are text: remove the quotes)");
   if (!n.is_scalar() || n.quoted) type_error(n, key, "a number");
   const auto x = parse_yaml_number(n.scalar);
   if (!x) {

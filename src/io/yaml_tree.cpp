@@ -79,7 +79,10 @@ YamlNode convert(const YAML::Node& y, const std::string& file, const Location& f
         if (!kv.first.IsScalar()) throw InputError(key_loc.str() + ": a map key must be a plain name");
         const std::string key = kv.first.Scalar();
         if (n.find(key)) throw InputError(key_loc.str() + ": key '" + key + "' appears twice in the same map");
-        n.entries.push_back({key, key_loc, convert(kv.second, file, fixed)});
+        YamlNode value = convert(kv.second, file, fixed);
+        // yaml-cpp marks an empty value where the next token starts; the key's line is clearer.
+        if (value.is_null()) value.loc = key_loc;
+        n.entries.push_back({key, key_loc, std::move(value)});
       }
       break;
   }
@@ -154,8 +157,9 @@ nlohmann::json to_json(const YamlNode& node) {
       if (s == "false" || s == "False" || s == "FALSE") return false;
       if (s == "~" || s == "null" || s == "Null" || s == "NULL") return nullptr;
       if (auto x = parse_yaml_number(s)) {
-        if (std::isfinite(*x) && std::floor(*x) == *x && std::abs(*x) < 9e15 && s.find_first_of(".eE") == std::string::npos)
-          return static_cast<std::int64_t>(*x);
+        // Integers (decimal, hex, octal) stay integers in JSON; anything with a point or exponent is a double.
+        const bool integral = s.rfind("0x", 0) == 0 || s.rfind("0o", 0) == 0 || s.find_first_of(".eE") == std::string::npos;
+        if (integral && std::isfinite(*x) && std::abs(*x) < 9e15) return static_cast<std::int64_t>(*x);
         return *x;
       }
       return s;

@@ -51,8 +51,8 @@ struct YamlNode::Entry {
   YamlNode value;
 };
 
-// Parses a file. Throws InputError "FILE:LINE:COL: ..." on syntax errors, duplicate keys,
-// anchors/aliases merge keys are resolved by yaml-cpp; non-scalar keys are rejected.
+// Parses a file. Throws InputError "FILE:LINE[:COL]: ..." on syntax errors, duplicate keys
+// and non-scalar keys (anchors and aliases are expanded by yaml-cpp).
 YamlNode load_yaml_file(const std::string& path);
 // Parses text; every node gets `loc` (used for --set values).
 YamlNode parse_yaml_string(const std::string& text, const Location& loc);

@@ -161,6 +161,20 @@ TEST(Scene, IncludedParameterOverriddenBySet) {
   EXPECT_EQ(s.parameters.at("top_only"), 21.0);
 }
 
+TEST(Scene, MeshPathsAreRelativeToTheFileThatNamesThem) {
+  TempDir dir;
+  dir.write("parts/tri.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n");
+  dir.write("parts/part.yaml", "meshes:\n  - {name: tri, file: tri.obj, scale: [1, 2, 3]}\n");
+  const Scene s = load_scene(dir.write("s.yaml", R"(include: [parts/part.yaml]
+bodies:
+  - {name: b, joint: free, geoms: [{type: convex_mesh, mesh: tri, density: 600}]}
+)"));
+  const Model& m = *s.model;
+  EXPECT_EQ(m.meshes.at(0)->vertices[3], Vec3(0, 0, 3));
+  // Tetrahedron volume 1/6 scaled by 1*2*3; relative 1e-12 covers the mass integration.
+  EXPECT_NEAR(m.bodies[1].mass, 600.0 * 6.0 / 6.0, 600.0 * 1e-12);
+}
+
 TEST(Scene, PosesFromEulerAndQuaternionAgree) {
   TempDir dir;
   const Scene s = load_scene(dir.write("s.yaml", R"(bodies:
@@ -215,6 +229,7 @@ actuators:
   EXPECT_EQ(m.bodies[2].prescribed_v[0](0.5), 1.0);  // step holds
   EXPECT_EQ(m.geoms[0].group, 4u);
   EXPECT_EQ(m.geoms[0].mask, 0xfffffff0u);
+  EXPECT_EQ(s.resolved["bodies"][1]["geoms"][0]["mask"], 0xfffffff0);  // hex stays an integer
   EXPECT_EQ(m.actuators[0].type, ActuatorType::Velocity);
   EXPECT_EQ(m.actuators[0].command(1.0), 0.5);
 }
@@ -227,6 +242,7 @@ TEST(Scene, ResolvedJsonIsTheFinalScene) {
   EXPECT_EQ(s.resolved["bodies"][0]["pos"], nlohmann::json({0, 0, 0.05}));
   EXPECT_EQ(s.resolved["bodies"][0]["joint"], "free");
   EXPECT_EQ(s.resolved["materials"], nlohmann::json({"steel", "rubber"}));
+  EXPECT_TRUE(s.resolved["bodies"][1]["mass"].is_number_integer());
   // Deterministic: loading twice gives the same text.
   EXPECT_EQ(s.resolved.dump(), load_scene(dir.path("s.yaml"), {"parameters.mu=0.25"}).resolved.dump());
 }

@@ -143,5 +143,71 @@ TEST_F(DocExamples, OverridesFromTheDocWork) {
   EXPECT_EQ(s.model->options.dt, 0.0005);
 }
 
+// The lines of the doc's "## Errors" message block.
+std::vector<std::string> documented_errors() {
+  std::ifstream in(std::string(GRASPSIM_SOURCE_DIR) + "/docs/scene-format.md");
+  std::vector<std::string> lines;
+  std::string line;
+  bool in_section = false, in_block = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("## ", 0) == 0) in_section = line == "## Errors";
+    if (!in_section) continue;
+    if (line.rfind("```", 0) == 0) {
+      if (in_block) break;
+      in_block = true;
+    } else if (in_block) {
+      lines.push_back(line);
+    }
+  }
+  return lines;
+}
+
+TEST_F(DocExamples, DocumentedErrorMessagesAreTheRealOnes) {
+  auto text_of = [&](const std::string& name) {
+    for (const auto& [n, t] : files_)
+      if (n == name) return t;
+    ADD_FAILURE() << "no example " << name;
+    return std::string();
+  };
+  // The edits the doc describes, each applied to a fresh copy of an example.
+  auto edited = [&](const std::string& name, const std::string& from, const std::string& to,
+                    const std::vector<std::string>& overrides = {}) {
+    std::string text = text_of(name);
+    if (!from.empty()) {
+      const size_t at = text.find(from);
+      EXPECT_NE(at, std::string::npos) << from;
+      if (at != std::string::npos) text.replace(at, from.size(), to);
+    }
+    dir_.write(name, text);
+    std::string msg = test::input_error([&] { load(name, overrides); });
+    dir_.write(name, text_of(name));
+    return msg;
+  };
+  std::vector<std::string> messages = {
+      edited("pusher.yaml", "    friction: ${mu_ground}", "    frction: ${mu_ground}"),
+      edited("pusher.yaml", "${mu_ground}", "${mu_grund}"),
+      edited("gripper.yaml", "    mass: 0.5", "    mass: abc"),
+      edited("pusher.yaml", "", "", {"bodies.block.mass=-1"}),
+      edited("pusher.yaml", "", "", {"bodies.blok.mass=2"}),
+      edited("pusher.yaml", "", "", {"parameters.mu=1"}),
+  };
+  dir_.write("loop_a.yaml", "include: [loop_b.yaml]\n");
+  dir_.write("loop_b.yaml", "include: [loop_a.yaml]\n");
+  messages.push_back(test::input_error([&] { load("loop_a.yaml"); }));
+
+  const auto documented = documented_errors();
+  ASSERT_EQ(documented.size(), messages.size());
+  for (const auto& doc_line : documented) {
+    bool found = false;
+    for (const auto& msg : messages) {
+      // Real messages carry the full path of the scene file; the doc shows its name.
+      std::string shown = msg;
+      for (size_t at; (at = shown.find(dir_.path())) != std::string::npos;) shown.erase(at, dir_.path().size());
+      found = found || shown == doc_line;
+    }
+    EXPECT_TRUE(found) << "documented error not produced: " << doc_line;
+  }
+}
+
 }  // namespace
 }  // namespace graspsim

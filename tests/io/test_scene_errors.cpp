@@ -48,7 +48,9 @@ TEST(SceneErrors, WrongTypesNameKeyAndValue) {
   EXPECT_CONTAINS(error_of("options: {iterations: 2.5}\n"), "key 'iterations': expected an integer >= 1");
   EXPECT_CONTAINS(error_of("options: {stepper: spok}\n"),
                   "key 'stepper': unknown value 'spok' (did you mean 'spook'?); expected dynamics | spook | quasistatic | penalty");
-  EXPECT_CONTAINS(error_of("bodies:\n  - {name: b, mass: \"2\"}\n"), "key 'mass': expected a number, got '2'");
+  EXPECT_CONTAINS(error_of("bodies:\n  - {name: b, mass: \"2\"}\n"),
+                  "key 'mass': expected a number, got '2' (quoted values are text: remove the quotes)");
+  EXPECT_CONTAINS(error_of("bodies:\n  - name: b\n    mass:\n"), "s.yaml:3: key 'mass': expected a number, got nothing");
   EXPECT_CONTAINS(error_of("bodies: {name: b}\n"), "key 'bodies': expected a list, got a map");
   EXPECT_CONTAINS(error_of("geoms:\n  - {type: box, size: [1, 1]}\n"), "key 'size': expected a list of 3 numbers");
   EXPECT_CONTAINS(error_of("geoms:\n  - {type: sphere}\n"), "needs the key 'size'");
