@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <numbers>
+#include <set>
 
 #include "core/error.h"
 #include "io/scene_fields.h"
@@ -283,7 +284,13 @@ void read_scene(const YamlNode& root, const std::string& scene_path, ModelBuilde
     builder.add_contact_material(std::move(d));
   }
   const auto& meshes = items(root, "meshes");
-  for (size_t i = 0; i < meshes.size(); ++i) read_mesh(meshes[i], section_name(meshes[i], "mesh", "meshes", i), scene_path, builder);
+  std::set<std::string> mesh_names;  // checked here: the builder's Mesh carries no source line
+  for (size_t i = 0; i < meshes.size(); ++i) {
+    const std::string section = section_name(meshes[i], "mesh", "meshes", i);
+    read_mesh(meshes[i], section, scene_path, builder);
+    if (!mesh_names.insert(meshes[i].find("name")->scalar).second)
+      throw InputError(meshes[i].loc.str() + ": " + section + " is defined twice");
+  }
   const auto& geoms = items(root, "geoms");
   for (size_t i = 0; i < geoms.size(); ++i) builder.add_geom(read_geom(geoms[i], "world", section_name(geoms[i], "geom", "geoms", i)));
   const auto& bodies = items(root, "bodies");
