@@ -1,0 +1,23 @@
+#include "io/scene.h"
+
+#include "io/scene_internal.h"
+
+namespace graspsim {
+
+Scene load_scene(const std::string& path, const std::vector<std::string>& overrides) {
+  using namespace scene_detail;
+  YamlNode root = load_with_includes(path);
+  // Overrides go in before substitution so a changed parameter reaches every use of it.
+  for (const auto& text : overrides) apply_override(root, text);
+  Scene scene;
+  scene.path = path;
+  scene.parameters = evaluate_parameters(root);
+  substitute_parameters(root, scene.parameters);
+  scene.resolved = to_json(root);
+  ModelBuilder builder;
+  read_scene(root, path, builder, scene);
+  scene.model = builder.build();
+  return scene;
+}
+
+}  // namespace graspsim

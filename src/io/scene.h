@@ -1,0 +1,35 @@
+#pragma once
+// Scene files: a YAML description of a model plus run settings (docs/scene-format.md).
+// load_scene() reads the file and its includes, applies --set overrides, evaluates the
+// parameters and ${...} expressions, and builds a validated Model.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/model.h"
+
+namespace graspsim {
+
+struct RecordingOptions {
+  int every = 1;  // record every n-th step
+  bool bodies = true, joints = true, contacts = true;
+};
+
+struct Scene {
+  std::shared_ptr<const Model> model;
+  std::string path;                           // as given
+  double duration = 1.0;                      // s, top-level `duration:`
+  RecordingOptions recording;
+  std::map<std::string, double> parameters;   // final values after --set
+  nlohmann::json resolved;                    // the scene after includes, --set and substitution
+};
+
+// `overrides` are "parameters.NAME=value" or "key.path=value" (list items by name or index);
+// values are parsed as YAML. Throws InputError naming the file, line and key on any problem.
+Scene load_scene(const std::string& path, const std::vector<std::string>& overrides = {});
+
+}  // namespace graspsim

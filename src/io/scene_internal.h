@@ -1,0 +1,27 @@
+#pragma once
+// The stages of load_scene(), each in its own file. Internal to the io layer.
+
+#include <map>
+#include <string>
+
+#include "io/scene.h"
+#include "io/yaml_tree.h"
+#include "model/builder.h"
+
+namespace graspsim::scene_detail {
+
+// scene_include.cpp: the file merged with its includes (include: removed).
+YamlNode load_with_includes(const std::string& path);
+
+// scene_override.cpp: applies one "path=value" to the merged tree.
+void apply_override(YamlNode& root, const std::string& text);
+
+// scene_params.cpp: every parameter's value (parameters may use each other, no cycles),
+// then ${...} and =expressions replaced everywhere; the parameters section becomes numbers.
+std::map<std::string, double> evaluate_parameters(const YamlNode& root);
+void substitute_parameters(YamlNode& root, const std::map<std::string, double>& parameters);
+
+// scene_read.cpp: the resolved tree into the builder and the scene's run settings.
+void read_scene(const YamlNode& root, const std::string& scene_path, ModelBuilder& builder, Scene& scene);
+
+}  // namespace graspsim::scene_detail

@@ -1,0 +1,128 @@
+// Parameters and ${...} substitution. A scalar that starts with '=' is an expression; a
+// scalar containing ${...} is evaluated as an expression if it is one (`${mu} * 2`), else
+// the values are pasted in as text (`finger_${i}` -> "finger_2").
+
+#include <set>
+
+#include "core/error.h"
+#include "io/expr.h"
+#include "io/scene_internal.h"
+
+namespace graspsim::scene_detail {
+namespace {
+
+// An error that already carries its file:line, so outer expressions do not wrap it again.
+class LocatedError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+class Parameters {
+ public:
+  explicit Parameters(const YamlNode* section) : section_(section) {
+    if (section_)
+      for (const auto& e : section_->entries) names_.push_back(e.key);
+  }
+
+  double get(const std::string& name) {
+    if (auto it = values_.find(name); it != values_.end()) return it->second;
+    const YamlNode* node = section_ ? section_->find(name) : nullptr;
+    if (!node) {
+      std::string listing;
+      for (const auto& n : names_) listing += (listing.empty() ? "" : ", ") + n;
+      throw InputError("unknown parameter '" + name + "'" + did_you_mean(name, names_) + " (known: " +
+                       (listing.empty() ? "none" : listing) + ")");
+    }
+    if (!in_progress_.insert(name).second)
+      throw LocatedError(node->loc.str() + ": parameter '" + name + "' depends on itself");
+    if (!node->is_scalar() || node->scalar.empty())
+      throw LocatedError(node->loc.str() + ": key '" + name + "': expected a number or an expression");
+    const std::string& s = node->scalar;
+    const double value = evaluate(s[0] == '=' ? s.substr(1) : s, node->loc, name);
+    in_progress_.erase(name);
+    values_[name] = value;
+    return value;
+  }
+
+  // Evaluates `text` written at `loc` under `key`; errors name both.
+  double evaluate(const std::string& text, const Location& loc, const std::string& key) {
+    try {
+      return evaluate_expression(text, [this](const std::string& n) { return get(n); });
+    } catch (const LocatedError&) {
+      throw;
+    } catch (const InputError& e) {
+      throw LocatedError(loc.str() + ": key '" + key + "': " + e.what());
+    }
+  }
+
+  // Pastes parameter values into `text` as numbers.
+  std::string paste(const std::string& text, const Location& loc, const std::string& key) {
+    std::string out;
+    size_t pos = 0;
+    for (size_t open; (open = text.find("${", pos)) != std::string::npos;) {
+      const size_t close = text.find('}', open);
+      if (close == std::string::npos) throw LocatedError(loc.str() + ": key '" + key + "': unterminated '${' in '" + text + "'");
+      out += text.substr(pos, open - pos);
+      out += format_number(evaluate(text.substr(open, close + 1 - open), loc, key));
+      pos = close + 1;
+    }
+    return out + text.substr(pos);
+  }
+
+  std::map<std::string, double> all() {
+    for (const auto& n : names_) get(n);
+    return values_;
+  }
+
+ private:
+  const YamlNode* section_;
+  std::vector<std::string> names_;
+  std::map<std::string, double> values_;
+  std::set<std::string> in_progress_;
+};
+
+void substitute(YamlNode& node, const std::string& key, Parameters& params) {
+  if (node.is_map()) {
+    for (auto& e : node.entries) substitute(e.value, e.key, params);
+  } else if (node.is_sequence()) {
+    for (size_t i = 0; i < node.items.size(); ++i) substitute(node.items[i], key + "[" + std::to_string(i) + "]", params);
+  } else if (node.is_scalar() && !node.scalar.empty()) {
+    const std::string& s = node.scalar;
+    if (s[0] == '=') {
+      node = YamlNode::number(params.evaluate(s.substr(1), node.loc, key), node.loc);
+    } else if (s.find("${") != std::string::npos) {
+      try {
+        node = YamlNode::number(evaluate_expression(s, [&](const std::string& n) { return params.get(n); }), node.loc);
+      } catch (const ExpressionError&) {
+        node.scalar = params.paste(s, node.loc, key);
+      } catch (const LocatedError&) {
+        throw;
+      } catch (const InputError& e) {
+        throw LocatedError(node.loc.str() + ": key '" + key + "': " + e.what());
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::map<std::string, double> evaluate_parameters(const YamlNode& root) {
+  const YamlNode* section = root.find("parameters");
+  if (section && !section->is_map() && !section->is_null())
+    throw InputError(section->loc.str() + ": key 'parameters': expected a map of names to numbers");
+  Parameters params(section && section->is_map() ? section : nullptr);
+  return params.all();
+}
+
+void substitute_parameters(YamlNode& root, const std::map<std::string, double>& values) {
+  YamlNode* section = root.find("parameters");
+  Parameters params(section && section->is_map() ? section : nullptr);
+  for (auto& e : root.entries) {
+    if (e.key == "parameters") continue;
+    substitute(e.value, e.key, params);
+  }
+  if (section && section->is_map())
+    for (auto& e : section->entries) e.value = YamlNode::number(values.at(e.key), e.value.loc);
+}
+
+}  // namespace graspsim::scene_detail

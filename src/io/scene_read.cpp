@@ -1,0 +1,306 @@
+// The resolved scene tree (includes merged, parameters substituted) into a ModelBuilder.
+// Every section checks its keys, so a typo is an error and not a silent default.
+
+#include <cmath>
+#include <filesystem>
+#include <numbers>
+#include <set>
+
+#include "core/error.h"
+#include "io/scene_fields.h"
+#include "io/scene_internal.h"
+#include "io/scene_mesh.h"
+
+namespace graspsim::scene_detail {
+namespace {
+
+const std::vector<std::string> kContactKeys = {"friction", "young_modulus", "damping", "restitution", "friction_model",
+                                               "solver", "tangents", "primary_direction", "area"};
+
+const std::vector<std::pair<std::string, SolverType>> kSolvers = {
+    {"direct", SolverType::Direct}, {"iterative", SolverType::Iterative}, {"split", SolverType::Split},
+    {"direct_iterative", SolverType::DirectIterative}};
+
+// The items of a list section; an absent or empty section has none.
+const std::vector<YamlNode>& items(const YamlNode& root, const std::string& key) {
+  static const std::vector<YamlNode> kNone;
+  const YamlNode* n = root.find(key);
+  if (!n || n->is_null()) return kNone;
+  expect_sequence(*n, key);
+  return n->items;
+}
+
+// "body 'box'" when the item has a name, else "bodies item 2".
+std::string section_name(const YamlNode& item, const std::string& kind, const std::string& list, size_t index) {
+  const YamlNode* name = item.is_map() ? item.find("name") : nullptr;
+  if (name && name->is_scalar()) return kind + " '" + name->scalar + "'";
+  return list + " item " + std::to_string(index + 1);
+}
+
+Pose read_pose(const YamlNode& m) {
+  Pose pose;
+  if (const YamlNode* p = m.find("pos")) pose.p = as_vec3(*p, "pos");
+  const YamlNode* quat = m.find("quat");
+  const YamlNode* euler = m.find("euler_deg");
+  if (quat && euler) throw InputError(euler->loc.str() + ": give either 'quat' or 'euler_deg', not both");
+  if (quat) {
+    const auto q = as_numbers(*quat, "quat", {4});
+    pose.q = Quat(q[0], q[1], q[2], q[3]);
+    if (pose.q.norm() < 1e-9) throw InputError(quat->loc.str() + ": key 'quat': the quaternion [w, x, y, z] is zero");
+    pose.q.normalize();
+  }
+  if (euler) {
+    // Roll, pitch, yaw about the fixed x, y, z axes: R = Rz(yaw) Ry(pitch) Rx(roll).
+    const Vec3 a = as_vec3(*euler, "euler_deg") * (std::numbers::pi / 180.0);
+    pose.q = Eigen::AngleAxisd(a.z(), Vec3::UnitZ()) * Eigen::AngleAxisd(a.y(), Vec3::UnitY()) *
+             Eigen::AngleAxisd(a.x(), Vec3::UnitX());
+  }
+  return pose;
+}
+
+void read_contact(const YamlNode& m, ContactMaterial& c) {
+  for (const auto& e : m.entries) {
+    const YamlNode& v = e.value;
+    const std::string& k = e.key;
+    if (k == "friction") c.friction = as_number(v, k);
+    else if (k == "young_modulus") c.young_modulus = as_number(v, k);
+    else if (k == "damping") c.damping = as_number(v, k);
+    else if (k == "restitution") c.restitution = as_number(v, k);
+    else if (k == "tangents") c.tangents = as_int(v, k, 2);
+    else if (k == "primary_direction") c.primary_direction = as_vec3(v, k);
+    else if (k == "solver") c.solver = as_enum(v, k, kSolvers);
+    else if (k == "area") c.area = as_enum<ContactArea>(v, k, {{"point", ContactArea::Point}, {"area", ContactArea::Area}});
+    else if (k == "friction_model")
+      c.friction_model = as_enum<FrictionModel>(
+          v, k, {{"box", FrictionModel::Box}, {"scaled_box", FrictionModel::ScaledBox}, {"cone", FrictionModel::Cone},
+                 {"oriented_box", FrictionModel::OrientedBox}, {"randomized", FrictionModel::Randomized},
+                 {"multi_directional", FrictionModel::MultiDirectional}, {"polyhedral", FrictionModel::Polyhedral}});
+  }
+}
+
+void read_options(const YamlNode& m, Options& o) {
+  expect_map(m, "options");
+  check_keys(m, "options", {"gravity", "dt", "stepper", "integrator", "solver", "iterations", "seed"});
+  for (const auto& e : m.entries) {
+    const YamlNode& v = e.value;
+    const std::string& k = e.key;
+    if (k == "gravity") o.gravity = as_vec3(v, k);
+    else if (k == "dt") o.dt = as_number(v, k);
+    else if (k == "iterations") o.iterations = as_int(v, k, 1);
+    else if (k == "seed") o.seed = as_uint64(v, k);
+    else if (k == "solver") o.solver = as_enum(v, k, kSolvers);
+    else if (k == "stepper")
+      o.stepper = as_enum<StepperType>(v, k, {{"dynamics", StepperType::Dynamics}, {"spook", StepperType::Spook},
+                                              {"quasistatic", StepperType::Quasistatic}, {"penalty", StepperType::Penalty}});
+    else if (k == "integrator")
+      o.integrator = as_enum<Integrator>(v, k, {{"euler", Integrator::SemiImplicitEuler}, {"rk4", Integrator::RK4}});
+  }
+}
+
+void read_recording(const YamlNode& m, RecordingOptions& r) {
+  expect_map(m, "recording");
+  check_keys(m, "recording", {"every", "bodies", "joints", "contacts"});
+  if (const YamlNode* v = m.find("every")) r.every = as_int(*v, "every", 1);
+  if (const YamlNode* v = m.find("bodies")) r.bodies = as_bool(*v, "bodies");
+  if (const YamlNode* v = m.find("joints")) r.joints = as_bool(*v, "joints");
+  if (const YamlNode* v = m.find("contacts")) r.contacts = as_bool(*v, "contacts");
+}
+
+GeomDef read_geom(const YamlNode& g, const std::string& body, const std::string& section) {
+  expect_map(g, "geoms");
+  check_keys(g, section, {"name", "type", "size", "pos", "quat", "euler_deg", "mesh", "material", "density", "group",
+                          "mask", "margin"});
+  GeomDef d;
+  d.body = body;
+  d.source = g.loc.str();
+  if (const YamlNode* v = g.find("name")) d.name = as_string(*v, "name");
+  d.type = as_enum<GeomType>(require_key(g, "type", section), "type",
+                             {{"plane", GeomType::Plane}, {"sphere", GeomType::Sphere}, {"box", GeomType::Box},
+                              {"capsule", GeomType::Capsule}, {"cylinder", GeomType::Cylinder},
+                              {"convex_mesh", GeomType::ConvexMesh}, {"mesh", GeomType::TriangleMesh}});
+  const bool is_mesh = d.type == GeomType::ConvexMesh || d.type == GeomType::TriangleMesh;
+  const size_t nsize = d.type == GeomType::Sphere ? 1 : d.type == GeomType::Box ? 3 : is_mesh || d.type == GeomType::Plane ? 0 : 2;
+  const YamlNode* size = g.find("size");
+  if (nsize == 0 && size) throw InputError(size->loc.str() + ": key 'size': a " + std::string(to_string(d.type)) + " takes no size");
+  if (nsize > 0) {
+    const YamlNode& s = require_key(g, "size", section + " of type " + to_string(d.type));
+    const auto v = (nsize == 1 && s.is_scalar()) ? std::vector<double>{as_number(s, "size")} : as_numbers(s, "size", {nsize});
+    for (size_t i = 0; i < nsize; ++i) d.size[static_cast<Eigen::Index>(i)] = v[i];
+  }
+  const YamlNode* mesh = g.find("mesh");
+  if (is_mesh) d.mesh = as_string(require_key(g, "mesh", section), "mesh");
+  else if (mesh) throw InputError(mesh->loc.str() + ": key 'mesh' applies only to convex_mesh and mesh geoms");
+  d.pose = read_pose(g);
+  if (const YamlNode* v = g.find("material")) d.material = as_string(*v, "material");
+  if (const YamlNode* v = g.find("density")) d.density = as_number(*v, "density");
+  if (const YamlNode* v = g.find("group")) d.group = as_uint32(*v, "group");
+  if (const YamlNode* v = g.find("mask")) d.mask = as_uint32(*v, "mask");
+  if (const YamlNode* v = g.find("margin")) d.margin = as_number(*v, "margin");
+  return d;
+}
+
+const std::vector<std::pair<std::string, JointType>> kJointTypes = {
+    {"free", JointType::Free}, {"ball", JointType::Ball}, {"revolute", JointType::Revolute},
+    {"prismatic", JointType::Prismatic}, {"fixed", JointType::Fixed}};
+
+void read_joint(const YamlNode& j, const std::string& section, JointDef& d) {
+  if (!j.is_map()) {
+    d.type = as_enum(j, "joint", kJointTypes);
+    return;
+  }
+  check_keys(j, section, {"type", "name", "axis", "limits", "damping", "armature", "stiffness", "spring_ref", "q", "v"});
+  d.type = as_enum(require_key(j, "type", section), "type", kJointTypes);
+  if (const YamlNode* v = j.find("name")) d.name = as_string(*v, "name");
+  if (const YamlNode* v = j.find("axis")) d.axis = as_vec3(*v, "axis");
+  if (const YamlNode* v = j.find("limits")) {
+    const auto l = as_numbers(*v, "limits", {2}, true);
+    d.limits = std::pair{l[0], l[1]};
+  }
+  if (const YamlNode* v = j.find("damping")) d.damping = as_number(*v, "damping");
+  if (const YamlNode* v = j.find("armature")) d.armature = as_number(*v, "armature");
+  if (const YamlNode* v = j.find("stiffness")) d.stiffness = as_number(*v, "stiffness");
+  if (const YamlNode* v = j.find("spring_ref")) d.spring_ref = as_number(*v, "spring_ref");
+  if (const YamlNode* v = j.find("q")) d.q_init = as_vecx(*v, "q");
+  if (const YamlNode* v = j.find("v")) d.v_init = as_vecx(*v, "v");
+}
+
+Mat3 read_inertia(const YamlNode& n) {
+  const auto v = as_numbers(n, "inertia", {3, 6});
+  Mat3 I = Vec3(v[0], v[1], v[2]).asDiagonal();
+  if (v.size() == 6) {
+    I(0, 1) = I(1, 0) = v[3];
+    I(0, 2) = I(2, 0) = v[4];
+    I(1, 2) = I(2, 1) = v[5];
+  }
+  return I;
+}
+
+void read_body(const YamlNode& b, const std::string& section, ModelBuilder& builder) {
+  expect_map(b, "bodies");
+  check_keys(b, section, {"name", "parent", "pos", "quat", "euler_deg", "joint", "velocity", "mass", "com", "inertia",
+                          "kinematic", "prescribed_velocity", "geoms"});
+  BodyDef d;
+  d.source = b.loc.str();
+  d.name = as_string(require_key(b, "name", "a body"), "name");
+  if (const YamlNode* v = b.find("parent")) d.parent = as_string(*v, "parent");
+  d.pose = read_pose(b);
+  if (const YamlNode* v = b.find("joint")) read_joint(*v, "joint of " + section, d.joint);
+  if (const YamlNode* v = b.find("velocity")) {
+    if (d.joint.v_init) throw InputError(v->loc.str() + ": give the initial velocity as 'velocity' or 'joint.v', not both");
+    d.joint.v_init = as_vecx(*v, "velocity");
+  }
+  if (const YamlNode* v = b.find("mass")) d.mass = as_number(*v, "mass");
+  if (const YamlNode* v = b.find("com")) d.com = as_vec3(*v, "com");
+  if (const YamlNode* v = b.find("inertia")) d.inertia = read_inertia(*v);
+  if (const YamlNode* v = b.find("kinematic")) d.kinematic = as_bool(*v, "kinematic");
+  if (const YamlNode* v = b.find("prescribed_velocity")) {
+    if (!d.kinematic) throw InputError(v->loc.str() + ": " + section + ": 'prescribed_velocity' needs 'kinematic: true'");
+    expect_sequence(*v, "prescribed_velocity");
+    for (size_t i = 0; i < v->items.size(); ++i)
+      d.velocity.push_back(as_signal(v->items[i], "prescribed_velocity[" + std::to_string(i) + "]"));
+  }
+  if (const YamlNode* geoms = b.find("geoms"); geoms && !geoms->is_null()) {
+    expect_sequence(*geoms, "geoms");
+    for (size_t i = 0; i < geoms->items.size(); ++i)
+      builder.add_geom(read_geom(geoms->items[i], d.name,
+                                 section_name(geoms->items[i], "geom", "geoms of " + section, i)));
+  }
+  builder.add_body(std::move(d));
+}
+
+void read_mesh(const YamlNode& m, const std::string& section, const std::string& scene_path, ModelBuilder& builder) {
+  namespace fs = std::filesystem;
+  expect_map(m, "meshes");
+  check_keys(m, section, {"name", "file", "scale"});
+  const std::string name = as_string(require_key(m, "name", "a mesh"), "name");
+  const YamlNode& file = require_key(m, "file", section);
+  // Relative to the file that names it (an include may live elsewhere); --set values
+  // are relative to the scene file.
+  const fs::path base = fs::path(file.loc.line > 0 ? file.loc.file : scene_path).parent_path();
+  const fs::path path = fs::path(as_string(file, "file")).is_absolute() ? fs::path(file.scalar) : base / file.scalar;
+  Vec3 scale = Vec3::Ones();
+  if (const YamlNode* s = m.find("scale")) {
+    scale = s->is_scalar() ? Vec3::Constant(as_number(*s, "scale")) : as_vec3(*s, "scale");
+    if ((scale.array() == 0.0).any()) throw InputError(s->loc.str() + ": key 'scale': must be nonzero");
+  }
+  try {
+    builder.add_mesh(load_scene_mesh(path.lexically_normal().string(), name, scale));
+  } catch (const InputError& e) {
+    throw InputError(m.loc.str() + ": " + section + ": " + e.what());
+  }
+}
+
+void read_actuator(const YamlNode& a, const std::string& section, ModelBuilder& builder) {
+  expect_map(a, "actuators");
+  check_keys(a, section, {"name", "joint", "type", "kp", "kv", "dof", "effort_limits", "command"});
+  ActuatorDef d;
+  d.source = a.loc.str();
+  d.name = as_string(require_key(a, "name", "an actuator"), "name");
+  d.joint = as_string(require_key(a, "joint", section), "joint");
+  if (const YamlNode* v = a.find("type"))
+    d.type = as_enum<ActuatorType>(*v, "type", {{"force", ActuatorType::Force}, {"position", ActuatorType::Position},
+                                                 {"velocity", ActuatorType::Velocity}});
+  if (const YamlNode* v = a.find("kp")) d.kp = as_number(*v, "kp");
+  if (const YamlNode* v = a.find("kv")) d.kv = as_number(*v, "kv");
+  if (const YamlNode* v = a.find("dof")) d.dof = as_int(*v, "dof", 0);
+  if (const YamlNode* v = a.find("effort_limits")) {
+    const auto l = as_numbers(*v, "effort_limits", {2}, true);
+    d.effort_min = l[0];
+    d.effort_max = l[1];
+  }
+  if (const YamlNode* v = a.find("command")) d.command = as_signal(*v, "command");
+  builder.add_actuator(std::move(d));
+}
+
+}  // namespace
+
+void read_scene(const YamlNode& root, const std::string& scene_path, ModelBuilder& builder, Scene& scene) {
+  check_keys(root, "the scene",
+             {"parameters", "duration", "options", "recording", "materials", "contact_materials", "default_contact",
+              "meshes", "geoms", "bodies", "actuators", "exclude"});
+  if (const YamlNode* v = root.find("duration")) {
+    scene.duration = as_number(*v, "duration");
+    if (scene.duration <= 0) throw InputError(v->loc.str() + ": key 'duration': must be positive");
+  }
+  if (const YamlNode* v = root.find("options"); v && !v->is_null()) read_options(*v, builder.options());
+  if (const YamlNode* v = root.find("recording"); v && !v->is_null()) read_recording(*v, scene.recording);
+  for (const auto& m : items(root, "materials")) builder.add_material(as_string(m, "materials"), m.loc.str());
+  if (const YamlNode* v = root.find("default_contact"); v && !v->is_null()) {
+    expect_map(*v, "default_contact");
+    check_keys(*v, "default_contact", kContactKeys);
+    read_contact(*v, builder.default_contact());
+  }
+  const auto& cms = items(root, "contact_materials");
+  for (size_t i = 0; i < cms.size(); ++i) {
+    const YamlNode& c = cms[i];
+    const std::string section = "contact_materials item " + std::to_string(i + 1);
+    expect_map(c, "contact_materials");
+    std::vector<std::string> keys = kContactKeys;
+    keys.push_back("materials");
+    check_keys(c, section, keys);
+    const auto pair = as_strings(require_key(c, "materials", section), "materials", 2);
+    ContactMaterialDef d{pair[0], pair[1], builder.default_contact(), c.loc.str()};
+    read_contact(c, d.props);
+    builder.add_contact_material(std::move(d));
+  }
+  const auto& meshes = items(root, "meshes");
+  std::set<std::string> mesh_names;  // checked here: the builder's Mesh carries no source line
+  for (size_t i = 0; i < meshes.size(); ++i) {
+    const std::string section = section_name(meshes[i], "mesh", "meshes", i);
+    read_mesh(meshes[i], section, scene_path, builder);
+    if (!mesh_names.insert(meshes[i].find("name")->scalar).second)
+      throw InputError(meshes[i].loc.str() + ": " + section + " is defined twice");
+  }
+  const auto& geoms = items(root, "geoms");
+  for (size_t i = 0; i < geoms.size(); ++i) builder.add_geom(read_geom(geoms[i], "world", section_name(geoms[i], "geom", "geoms", i)));
+  const auto& bodies = items(root, "bodies");
+  for (size_t i = 0; i < bodies.size(); ++i) read_body(bodies[i], section_name(bodies[i], "body", "bodies", i), builder);
+  const auto& acts = items(root, "actuators");
+  for (size_t i = 0; i < acts.size(); ++i) read_actuator(acts[i], section_name(acts[i], "actuator", "actuators", i), builder);
+  for (const auto& pair : items(root, "exclude")) {
+    const auto names = as_strings(pair, "exclude", 2);
+    builder.exclude_pair(names[0], names[1], pair.loc.str());
+  }
+}
+
+}  // namespace graspsim::scene_detail

@@ -1,0 +1,159 @@
+// Every user mistake is an InputError naming the file, line and key (or the --set text).
+
+#include <gtest/gtest.h>
+
+#include "io/scene.h"
+#include "io_test_util.h"
+
+namespace graspsim {
+namespace {
+
+using test::input_error;
+using test::TempDir;
+
+// Loads `text` as s.yaml; returns the error message.
+std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  TempDir dir;
+  const std::string path = dir.write("s.yaml", text);
+  return input_error([&] { load_scene(path, overrides); });
+}
+
+constexpr const char* kOneBody = "parameters: {mu: 0.5, speed: 1}\nbodies:\n  - {name: box, joint: free, mass: 1, inertia: [1, 1, 1]}\n";
+
+TEST(SceneErrors, MisspelledKeyNamesFileLineKeyAndSuggestion) {
+  const std::string msg = input_error([] { load_scene(test::data_dir() + "/typo.yaml"); });
+  EXPECT_CONTAINS(msg, "typo.yaml:5: unknown key 'frction' in contact_materials item 1");
+  EXPECT_CONTAINS(msg, "did you mean 'friction'?");
+}
+
+TEST(SceneErrors, MisspelledKeysInEverySection) {
+  EXPECT_CONTAINS(error_of("optoins: {dt: 1}\n"), "s.yaml:1: unknown key 'optoins' in the scene (did you mean 'options'?)");
+  EXPECT_CONTAINS(error_of("options:\n  dt: 1\n  gravty: [0, 0, 0]\n"), "s.yaml:3: unknown key 'gravty' in options");
+  EXPECT_CONTAINS(error_of("recording: {evry: 2}\n"), "unknown key 'evry' in recording (did you mean 'every'?)");
+  EXPECT_CONTAINS(error_of("bodies:\n  - name: box\n    mas: 1\n"), "s.yaml:3: unknown key 'mas' in body 'box' (did you mean 'mass'?)");
+  EXPECT_CONTAINS(error_of("bodies:\n  - name: box\n    joint: {type: revolute, axs: [0, 0, 1]}\n"),
+                  "unknown key 'axs' in joint of body 'box' (did you mean 'axis'?)");
+  EXPECT_CONTAINS(error_of("geoms:\n  - {name: g, type: box, size: [1, 1, 1], materail: default}\n"),
+                  "unknown key 'materail' in geom 'g' (did you mean 'material'?)");
+  EXPECT_CONTAINS(error_of("default_contact: {youngs_modulus: 1}\n"), "unknown key 'youngs_modulus' in default_contact");
+  // Far from every key: no suggestion.
+  EXPECT_EQ(error_of("zzzzzzzz: 1\n").find("did you mean"), std::string::npos);
+}
+
+TEST(SceneErrors, WrongTypesNameKeyAndValue) {
+  EXPECT_CONTAINS(error_of("bodies:\n  - name: box\n    mass: abc\n"), "s.yaml:3: key 'mass': expected a number, got 'abc'");
+  EXPECT_CONTAINS(error_of("duration: [1]\n"), "s.yaml:1: key 'duration': expected a number, got a list");
+  EXPECT_CONTAINS(error_of("bodies:\n  - {name: b, pos: [1, 2]}\n"), "key 'pos': expected a list of 3 numbers, got a list of 2");
+  EXPECT_CONTAINS(error_of("recording: {bodies: yes please}\n"), "key 'bodies': expected true or false");
+  EXPECT_CONTAINS(error_of("options: {iterations: 2.5}\n"), "key 'iterations': expected an integer >= 1");
+  EXPECT_CONTAINS(error_of("options: {stepper: spok}\n"),
+                  "key 'stepper': unknown value 'spok' (did you mean 'spook'?); expected dynamics | spook | quasistatic | penalty");
+  EXPECT_CONTAINS(error_of("bodies:\n  - {name: b, mass: \"2\"}\n"),
+                  "key 'mass': expected a number, got '2' (quoted values are text: remove the quotes)");
+  EXPECT_CONTAINS(error_of("bodies:\n  - name: b\n    mass:\n"), "s.yaml:3: key 'mass': expected a number, got nothing");
+  EXPECT_CONTAINS(error_of("bodies: {name: b}\n"), "key 'bodies': expected a list, got a map");
+  EXPECT_CONTAINS(error_of("geoms:\n  - {type: box, size: [1, 1]}\n"), "key 'size': expected a list of 3 numbers");
+  EXPECT_CONTAINS(error_of("geoms:\n  - {type: sphere}\n"), "needs the key 'size'");
+  EXPECT_CONTAINS(error_of("geoms:\n  - {type: plane, size: 1}\n"), "a plane takes no size");
+}
+
+TEST(SceneErrors, NonFiniteNumbersInVectorsAreRejected) {
+  EXPECT_CONTAINS(error_of("bodies:\n  - name: b\n    pos: [0, .nan, 0]\n"),
+                  "s.yaml:3: key 'pos[1]': expected a finite number, got '.nan'");
+  EXPECT_CONTAINS(error_of("options: {gravity: [0, 0, -.inf]}\n"), "key 'gravity[2]': expected a finite number");
+  EXPECT_CONTAINS(error_of("parameters:\n  big: 1e308 * 10\n"), "the result is not finite");
+}
+
+TEST(SceneErrors, UnknownParameterNamesItAndLocation) {
+  const std::string msg = error_of("parameters: {mu: 0.5}\ndefault_contact:\n  friction: ${mu2}\n");
+  EXPECT_CONTAINS(msg, "s.yaml:3: key 'friction': unknown parameter 'mu2' (did you mean 'mu'?) (known: mu)");
+  EXPECT_CONTAINS(error_of("parameters:\n  a: ${b} + 1\n"), "s.yaml:2: key 'a': unknown parameter 'b'");
+}
+
+TEST(SceneErrors, ParameterCyclesAndBadExpressions) {
+  EXPECT_CONTAINS(error_of("parameters:\n  a: ${b}\n  b: ${a} * 2\n"), "parameter 'a' depends on itself");
+  EXPECT_CONTAINS(error_of("parameters: {a: 1}\nduration: =${a} +\n"),
+                  "s.yaml:2: key 'duration': in expression '${a} +': expected a value but the expression ended at position 7");
+  EXPECT_CONTAINS(error_of("parameters: {a: 1}\nduration: ${a} * (2\n"), "key 'duration': expected a number, got '1 * (2'");
+  EXPECT_CONTAINS(error_of("parameters: {a: abc}\n"), "key 'a': in expression 'abc': unknown name 'abc'");
+}
+
+TEST(SceneErrors, UnknownOverrides) {
+  EXPECT_CONTAINS(error_of(kOneBody, {"parameters.nu=0.3"}),
+                  "--set 'parameters.nu=0.3': unknown parameter 'nu' (did you mean 'mu'?) (known: mu, speed)");
+  EXPECT_CONTAINS(error_of(kOneBody, {"bodies.bx.mass=2"}),
+                  "--set 'bodies.bx.mass=2': unknown path 'bodies.bx.mass': no item named 'bx' in 'bodies' (did you mean 'box'?) (items: box)");
+  EXPECT_CONTAINS(error_of(kOneBody, {"bodies.5.mass=2"}), "no item named '5' in 'bodies'");
+  EXPECT_CONTAINS(error_of(kOneBody, {"bodies.box.joint.type=free"}), "unknown path 'bodies.box.joint.type': 'bodies.box.joint' is a single value");
+  EXPECT_CONTAINS(error_of(kOneBody, {"options.dtt=0.1"}), "--set 'options.dtt=0.1': unknown key 'dtt' in options (did you mean 'dt'?)");
+  EXPECT_CONTAINS(error_of(kOneBody, {"bodies.box.mass=abc"}), "--set 'bodies.box.mass=abc': key 'mass': expected a number, got 'abc'");
+  EXPECT_CONTAINS(error_of(kOneBody, {"no_equals_sign"}), "expected KEY.PATH=VALUE");
+  EXPECT_CONTAINS(error_of(kOneBody, {"bodies..mass=1"}), "empty name in the path");
+}
+
+TEST(SceneErrors, IncludeCycleShowsTheChain) {
+  const std::string msg = input_error([] { load_scene(test::data_dir() + "/cycle_a.yaml"); });
+  EXPECT_CONTAINS(msg, "cycle_b.yaml:2: include cycle: ");
+  EXPECT_CONTAINS(msg, "cycle_a.yaml -> ");
+  EXPECT_CONTAINS(msg, "cycle_b.yaml -> ");
+}
+
+TEST(SceneErrors, IncludeProblems) {
+  EXPECT_CONTAINS(error_of("include: [missing.yaml]\n"), "s.yaml:1: cannot open scene file");
+  EXPECT_CONTAINS(error_of("include:\n  - {model: robot.urdf, prefix: left_}\n"),
+                  "s.yaml:2: robot model loading (URDF/MJCF) is not available yet");
+  EXPECT_CONTAINS(error_of("include:\n  - {model: robot.xml}\n"), "robot model loading (URDF/MJCF) is not available yet");
+  EXPECT_CONTAINS(input_error([] { load_scene("/nonexistent/scene.yaml"); }), "cannot open scene file '/nonexistent/scene.yaml'");
+}
+
+TEST(SceneErrors, NegativeMassNamesTheBodyAndLine) {
+  const std::string msg = input_error([] { load_scene(test::data_dir() + "/negative_mass.yaml"); });
+  EXPECT_CONTAINS(msg, "negative_mass.yaml:8: body 'heavy_box'");
+  EXPECT_CONTAINS(msg, "mass must be positive");
+}
+
+TEST(SceneErrors, BuilderErrorsCarryTheItemLocation) {
+  EXPECT_CONTAINS(error_of("bodies:\n  - {name: a}\n  - {name: b, parent: nobody}\n"),
+                  "s.yaml:3: body 'b': unknown parent body 'nobody'");
+  EXPECT_CONTAINS(error_of("geoms:\n  - {name: g, type: sphere, size: 1, material: steel}\n"),
+                  "s.yaml:2: geom 'g': unknown material 'steel'");
+  EXPECT_CONTAINS(error_of(std::string(kOneBody) + "actuators:\n  - {name: m, joint: nope}\n"),
+                  "s.yaml:5: actuator 'm': unknown joint 'nope'");
+}
+
+TEST(SceneErrors, YamlSyntaxAndStructure) {
+  EXPECT_CONTAINS(error_of("a: [1, 2\nb: 3\n"), "s.yaml:");
+  EXPECT_CONTAINS(error_of("a: [1, 2\nb: 3\n"), "YAML syntax error");
+  EXPECT_CONTAINS(error_of("duration: 1\nduration: 2\n"), "s.yaml:2: key 'duration' appears twice");
+  EXPECT_CONTAINS(error_of("- 1\n- 2\n"), "a scene file must be a map of sections");
+  EXPECT_CONTAINS(error_of("bodies:\n  - {name: b, quat: [1, 0, 0, 0], euler_deg: [0, 0, 0]}\n"),
+                  "give either 'quat' or 'euler_deg', not both");
+  EXPECT_CONTAINS(error_of("bodies:\n  - {name: b, quat: [0, 0, 0, 0]}\n"), "the quaternion [w, x, y, z] is zero");
+  EXPECT_CONTAINS(error_of("bodies:\n  - {name: b, prescribed_velocity: [1]}\n"), "'prescribed_velocity' needs 'kinematic: true'");
+  EXPECT_CONTAINS(error_of("bodies:\n  - {name: b, joint: {type: revolute, v: [1]}, velocity: [1]}\n"),
+                  "give the initial velocity as 'velocity' or 'joint.v', not both");
+}
+
+TEST(SceneErrors, BadSignals) {
+  const std::string head = std::string(kOneBody) + "actuators:\n  - name: m\n    joint: box_joint\n    command: ";
+  EXPECT_CONTAINS(error_of(head + "{t: [0, 1, 1], y: [0, 1, 2]}\n"), "key 'command': signal times must increase strictly (t[2] = 1)");
+  EXPECT_CONTAINS(error_of(head + "{t: [0, 1], y: [0]}\n"), "a signal needs t and y of the same nonzero length (got 2 and 1)");
+  EXPECT_CONTAINS(error_of(head + "{t: [0], y: [0], interp: cubic}\n"), "key 'command.interp': unknown value 'cubic'");
+}
+
+TEST(SceneErrors, MeshProblemsNameTheMesh) {
+  TempDir dir;
+  dir.write("bad.obj", "v 0 0 0\nv 1 0 0\nf 1 2 3\n");
+  const std::string path = dir.write("s.yaml", "meshes:\n  - {name: m, file: bad.obj}\n");
+  const std::string msg = input_error([&] { load_scene(path); });
+  EXPECT_CONTAINS(msg, "s.yaml:2: mesh 'm': ");
+  EXPECT_CONTAINS(msg, "bad.obj:3: face refers to vertex 3 of 2");
+  dir.write("ok.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+  const std::string twice = dir.write("u.yaml", "meshes:\n  - {name: m, file: ok.obj}\n  - {name: m, file: ok.obj}\n");
+  EXPECT_CONTAINS(input_error([&] { load_scene(twice); }), "u.yaml:3: mesh 'm' is defined twice");
+  const std::string path2 = dir.write("t.yaml", "meshes:\n  - {name: m, file: nothere.obj}\n");
+  EXPECT_CONTAINS(input_error([&] { load_scene(path2); }), "cannot open mesh file");
+}
+
+}  // namespace
+}  // namespace graspsim
