@@ -11,16 +11,20 @@
 namespace graspsim {
 namespace {
 
+constexpr double kSnapAngle = 1e-4;  // rad
+
 void build_manifold(const ConvexShape& a, const ConvexShape& b, const Vec3& n, const Vec3& pa, const Vec3& pb,
                     double depth, double margin, const CollideOptions& options, ContactSet& out) {
   SupportFeature fa, fb;
   supporting_feature(a, n, fa);
   supporting_feature(b, -n, fb);
-  const double align_a = fa.is_face ? fa.normal.dot(n) : -2.0;
-  const double align_b = fb.is_face ? -fb.normal.dot(n) : -2.0;
-  // Snap to a face only when the normal is that face's normal to within ~kFeatureAngle:
-  // then the face is the minimum-translation direction and clipping is exact.
-  if (std::max(align_a, align_b) >= std::cos(kFeatureAngle)) {
+  // A vertex is exactly the GJK/EPA witness; only extended features need clipping.
+  const double align_a = fa.is_face && fb.poly.n >= 2 ? fa.normal.dot(n) : -2.0;
+  const double align_b = fb.is_face && fa.poly.n >= 2 ? -fb.normal.dot(n) : -2.0;
+  // Clip against a face only when the normal is that face's normal to within kSnapAngle:
+  // the face is then the minimum-translation direction (GJK and EPA return face normals
+  // to round-off, since the Minkowski difference is flat there) and clipping is exact.
+  if (std::max(align_a, align_b) >= std::cos(kSnapAngle)) {
     const bool ref_is_a = align_a >= align_b;
     const SupportFeature& ref = ref_is_a ? fa : fb;
     SupportFeature& inc = ref_is_a ? fb : fa;
@@ -47,7 +51,8 @@ void collide_convex_general(const ConvexShape& a, const ConvexShape& b, double m
   }
   double depth;
   Vec3 n, pa, pb;
-  if (!epa_penetration(a, b, depth, n, pa, pb)) {
+  const bool cores = ra + rb > 0 && epa_penetration(a, b, true, depth, n, pa, pb);
+  if (!cores && !epa_penetration(a, b, false, depth, n, pa, pb)) {
     // Touching within round-off: a zero-depth contact along the centre line.
     const Vec3 d = b.p - a.p;
     n = d.norm() > 1e-12 ? Vec3(d.normalized()) : Vec3::UnitZ();

@@ -151,6 +151,12 @@ void ccd_support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* out) {
   ccdVec3Set(out, p.x(), p.y(), p.z());
 }
 
+void ccd_support_core(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* out) {
+  const auto* s = static_cast<const ConvexShape*>(obj);
+  const Vec3 p = support_core(*s, Vec3(dir->v[0], dir->v[1], dir->v[2]));
+  ccdVec3Set(out, p.x(), p.y(), p.z());
+}
+
 void ccd_centre(const void* obj, ccd_vec3_t* out) {
   const auto* s = static_cast<const ConvexShape*>(obj);
   ccdVec3Set(out, s->p.x(), s->p.y(), s->p.z());
@@ -158,27 +164,33 @@ void ccd_centre(const void* obj, ccd_vec3_t* out) {
 
 }  // namespace
 
-bool epa_penetration(const ConvexShape& a, const ConvexShape& b, double& depth, Vec3& normal,
+bool epa_penetration(const ConvexShape& a, const ConvexShape& b, bool cores, double& depth, Vec3& normal,
                      Vec3& point_a, Vec3& point_b) {
   ccd_t ccd;
   CCD_INIT(&ccd);
-  ccd.support1 = ccd_support;
-  ccd.support2 = ccd_support;
+  ccd.support1 = cores ? ccd_support_core : ccd_support;
+  ccd.support2 = cores ? ccd_support_core : ccd_support;
   ccd.center1 = ccd_centre;
   ccd.center2 = ccd_centre;
-  ccd.max_iterations = 200;
+  ccd.max_iterations = 1000;
   ccd.epa_tolerance = 1e-9;  // absolute (m): far below contact tolerances
   ccd_real_t d;
   ccd_vec3_t dir, pos;
   if (ccdGJKPenetration(&a, &b, &ccd, &d, &dir, &pos) != 0) return false;
-  depth = d;
   normal = Vec3(dir.v[0], dir.v[1], dir.v[2]);
   const double len = normal.norm();
-  if (!(len > 0)) return false;
+  if (!(len > 0) || !std::isfinite(d)) return false;
   normal /= len;
   const Vec3 mid(pos.v[0], pos.v[1], pos.v[2]);
-  point_a = mid + 0.5 * depth * normal;
-  point_b = mid - 0.5 * depth * normal;
+  point_a = mid + 0.5 * d * normal;
+  point_b = mid - 0.5 * d * normal;
+  depth = d;
+  if (cores) {
+    const double ra = a.radius(), rb = b.radius();
+    point_a += ra * normal;
+    point_b -= rb * normal;
+    depth += ra + rb;
+  }
   return true;
 }
 

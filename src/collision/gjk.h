@@ -16,8 +16,10 @@ struct GjkResult {
 GjkResult gjk_distance(const ConvexShape& a, const ConvexShape& b);
 
 // Penetration of the full shapes (radii included). Returns false when libccd finds them
-// apart. normal is unit from A to B: moving B by depth·normal separates them.
-bool epa_penetration(const ConvexShape& a, const ConvexShape& b, double& depth, Vec3& normal,
+// apart. normal is unit from A to B: moving B by depth·normal separates them. With
+// `cores`, EPA runs on the cores (polytopes for spheres and capsules, so it is exact) and
+// the radii are added: sweeping by a ball adds its radius to the penetration depth.
+bool epa_penetration(const ConvexShape& a, const ConvexShape& b, bool cores, double& depth, Vec3& normal,
                      Vec3& point_a, Vec3& point_b);
 
 }  // namespace graspsim
