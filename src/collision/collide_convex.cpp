@@ -39,8 +39,9 @@ void build_manifold(const ConvexShape& a, const ConvexShape& b, const Vec3& n, c
 
 void collide_convex_general(const ConvexShape& a, const ConvexShape& b, double margin,
                             const CollideOptions& options, ContactSet& out) {
-  const GjkResult g = gjk_distance(a, b);
   const double ra = a.radius(), rb = b.radius();
+  const GjkResult g = gjk_distance(a, b, ra + rb + margin);
+  if (g.beyond) return;
   // Cores farther apart than ~1e-9 m give an exact normal; closer, EPA decides.
   if (!g.overlap && g.distance > 1e-9) {
     const double gap = g.distance - ra - rb;
@@ -51,8 +52,8 @@ void collide_convex_general(const ConvexShape& a, const ConvexShape& b, double m
   }
   double depth;
   Vec3 n, pa, pb;
-  const bool cores = ra + rb > 0 && epa_penetration(a, b, true, depth, n, pa, pb);
-  if (!cores && !epa_penetration(a, b, false, depth, n, pa, pb)) {
+  const bool cores = ra + rb > 0 && epa_penetration(a, b, true, depth, n, pa, pb, options.mpr);
+  if (!cores && !epa_penetration(a, b, false, depth, n, pa, pb, options.mpr)) {
     // Touching within round-off: a zero-depth contact along the centre line.
     const Vec3 d = b.p - a.p;
     n = d.norm() > 1e-12 ? Vec3(d.normalized()) : Vec3::UnitZ();

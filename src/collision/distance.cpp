@@ -39,9 +39,11 @@ bool signed_distance_shapes(const ConvexShape& a, const ConvexShape& b, double m
     collide_shapes(a, b, max_distance, CollideOptions{}, cs);
     return from_deepest(cs, out);
   }
-  const GjkResult g = gjk_distance(a, b);
+  const double ra = a.radius(), rb = b.radius();
+  const GjkResult g = gjk_distance(a, b, ra + rb + max_distance);
+  if (g.beyond) return false;
   if (!g.overlap && g.distance > 1e-9) {
-    const double ra = a.radius(), rb = b.radius(), phi = g.distance - ra - rb;
+    const double phi = g.distance - ra - rb;
     if (phi > max_distance) return false;
     out.normal = (g.point_b - g.point_a) / g.distance;
     out.point_a = g.point_a + ra * out.normal;

@@ -102,7 +102,7 @@ Vec3 combine(const Simplex& s, Vec3 Vertex::*field) {
 
 }  // namespace
 
-GjkResult gjk_distance(const ConvexShape& a, const ConvexShape& b) {
+GjkResult gjk_distance(const ConvexShape& a, const ConvexShape& b, double stop_beyond) {
   GjkResult r;
   Simplex s;
   Vec3 v = a.p - b.p;
@@ -115,6 +115,13 @@ GjkResult gjk_distance(const ConvexShape& a, const ConvexShape& b) {
     nv.b = support_core(b, v);
     nv.w = nv.a - nv.b;
     const double vv = v.squaredNorm();
+    // v·w / |v| is a lower bound on the distance (a separating plane).
+    const double vw = v.dot(nv.w);
+    if (vw > 0 && vw * vw > stop_beyond * stop_beyond * vv) {
+      r.beyond = true;
+      r.distance = vw / std::sqrt(vv);
+      return r;
+    }
     // Converged when the new support point brings |v| closer by less than ~1e-10 relative.
     if (s.n > 0 && vv - v.dot(nv.w) <= 1e-10 * vv) break;
     bool duplicate = false;
@@ -165,7 +172,7 @@ void ccd_centre(const void* obj, ccd_vec3_t* out) {
 }  // namespace
 
 bool epa_penetration(const ConvexShape& a, const ConvexShape& b, bool cores, double& depth, Vec3& normal,
-                     Vec3& point_a, Vec3& point_b) {
+                     Vec3& point_a, Vec3& point_b, bool mpr) {
   ccd_t ccd;
   CCD_INIT(&ccd);
   ccd.support1 = cores ? ccd_support_core : ccd_support;
@@ -176,7 +183,9 @@ bool epa_penetration(const ConvexShape& a, const ConvexShape& b, bool cores, dou
   ccd.epa_tolerance = 1e-9;  // absolute (m): far below contact tolerances
   ccd_real_t d;
   ccd_vec3_t dir, pos;
-  if (ccdGJKPenetration(&a, &b, &ccd, &d, &dir, &pos) != 0) return false;
+  ccd.mpr_tolerance = 1e-9;
+  const int status = mpr ? ccdMPRPenetration(&a, &b, &ccd, &d, &dir, &pos) : ccdGJKPenetration(&a, &b, &ccd, &d, &dir, &pos);
+  if (status != 0) return false;
   normal = Vec3(dir.v[0], dir.v[1], dir.v[2]);
   const double len = normal.norm();
   if (!(len > 0) || !std::isfinite(d)) return false;

@@ -17,6 +17,10 @@ struct CollideOptions {
   // contact becomes an n×n grid of cells clipped to the penetrating polygon, one point per
   // non-empty cell at its centroid, with the cell's area and the interpolated depth.
   int patch_grid = 0;
+  // General convex path, penetrating pairs: false = EPA (the exact minimum translation);
+  // true = MPR (libccd), faster but its depth and normal are along a portal direction,
+  // not the minimum (what FCL does for convex shapes).
+  bool mpr = false;
 };
 
 // Contacts between geoms ga and gb at world poses X_WA, X_WB. Throws InputError for pairs

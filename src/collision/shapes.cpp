@@ -129,6 +129,13 @@ void hull_feature(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
     for (int v : t)
       if (std::find(ids.begin(), ids.begin() + count, v) == ids.begin() + count && count < kMaxPolygon) ids[count++] = v;
   }
+  out.normal = s.R * best_n;
+  out.id = face_id;
+  if (count == 3) {  // a lone triangle is already counter-clockwise from outside
+    for (int m = 0; m < 3; ++m) out.poly.push(s.R * mesh.vertices[ids[m]] + s.p, static_cast<std::uint32_t>(ids[m]));
+    out.is_face = true;
+    return;
+  }
   Vec3 centre = Vec3::Zero();
   for (int m = 0; m < count; ++m) centre += mesh.vertices[ids[m]];
   centre /= count;

@@ -94,3 +94,33 @@ TEST(CrossCheck, BoxHullAgainstBoxBox) {
 
 }  // namespace
 }  // namespace graspsim
+
+namespace graspsim {
+namespace {
+
+// MPR (the fast option) finds the same touching hull pairs; its depth is the overlap along
+// its own direction, so it can only over-estimate the minimum (EPA's) depth.
+TEST(CrossCheck, MprFindsTheEpaContacts) {
+  const auto ha = testing::sphere_points_hull(50, 0.3, 3), hb = testing::sphere_points_hull(50, 0.25, 4);
+  std::mt19937_64 rng(18);
+  CollideOptions fast;
+  fast.mpr = true;
+  int compared = 0;
+  for (int k = 0; k < kSamples; ++k) {
+    const Pose xa{Vec3::Zero(), testing::random_quat(rng)};
+    const Pose xb{testing::random_vec(rng, -0.6, 0.6), testing::random_quat(rng)};
+    const ConvexShape a = make_shape(GeomType::ConvexMesh, Vec3::Ones(), xa, ha.get());
+    const ConvexShape b = make_shape(GeomType::ConvexMesh, Vec3::Ones(), xb, hb.get());
+    ContactSet epa, mpr;
+    collide_shapes(a, b, 0.0, {}, epa);
+    collide_shapes(a, b, 0.0, fast, mpr);
+    if (epa.points.empty() || testing::deepest(epa).depth < 1e-6) continue;
+    ++compared;
+    ASSERT_FALSE(mpr.points.empty()) << k;
+    EXPECT_GE(testing::deepest(mpr).depth, testing::deepest(epa).depth - 1e-7) << k;
+  }
+  EXPECT_GT(compared, kSamples / 10);
+}
+
+}  // namespace
+}  // namespace graspsim
