@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "collision/narrowphase.h"
@@ -275,6 +276,51 @@ TEST(Narrowphase, HullBoxRestingOnBoxGivesFaceCorners) {
   ASSERT_EQ(cs.points.size(), 4u);
   for (const ContactPoint& c : cs.points) EXPECT_NEAR(c.depth, 0.1, 1e-7);
   EXPECT_NEAR(cs.patch_area, 0.7, 1e-7);
+}
+
+TEST(Narrowphase, CylinderStandingOnBoxGivesRimPoints) {
+  // General path: the cap's rim polygon clipped to the box's top face.
+  const ContactSet cs = run(GeomType::Box, Vec3(1, 1, 0.5), pose(Vec3::Zero()), GeomType::Cylinder, Vec3(0.2, 0.3, 0),
+                            pose(Vec3(0.1, 0.2, 0.79)));
+  ASSERT_EQ(cs.points.size(), static_cast<size_t>(kRimPoints));
+  for (const ContactPoint& c : cs.points) {
+    EXPECT_NEAR(c.depth, 0.01, 1e-7);
+    EXPECT_LT((c.normal - Vec3::UnitZ()).norm(), 1e-7);
+    EXPECT_NEAR((c.point_b - Vec3(0.1, 0.2, 0.49)).norm(), 0.2, 1e-7);
+  }
+  // Overhanging the +x edge by 0.15: only rim points over the box remain.
+  const ContactSet edge = run(GeomType::Box, Vec3(1, 1, 0.5), pose(Vec3::Zero()), GeomType::Cylinder,
+                              Vec3(0.2, 0.3, 0), pose(Vec3(1.15, 0, 0.79)));
+  ASSERT_FALSE(edge.points.empty());
+  for (const ContactPoint& c : edge.points) EXPECT_LE(c.position.x(), 1.0 + 1e-9);
+}
+
+// Feature ids stay the same while the same features touch (a small slide), and differ
+// between the points of one manifold.
+TEST(Narrowphase, FeatureIdsPersistWhileTheSameFeaturesTouch) {
+  auto ids = [](const ContactSet& cs) {
+    std::vector<std::uint64_t> v;
+    for (const ContactPoint& c : cs.points) v.push_back(c.feature);
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  const ContactSet a = run(GeomType::Box, Vec3(1, 1, 1), pose(Vec3::Zero()), GeomType::Box, Vec3(0.5, 0.5, 0.5),
+                           pose(Vec3(0.8, 0, 1.4)));
+  const ContactSet b = run(GeomType::Box, Vec3(1, 1, 1), pose(Vec3::Zero()), GeomType::Box, Vec3(0.5, 0.5, 0.5),
+                           pose(Vec3(0.79, 0.01, 1.399)));
+  ASSERT_EQ(a.points.size(), 4u);
+  EXPECT_EQ(ids(a), ids(b));
+  const auto v = ids(a);
+  EXPECT_TRUE(std::adjacent_find(v.begin(), v.end()) == v.end());
+}
+
+TEST(Narrowphase, HullOnPlaneGivesItsLowestVertices) {
+  const auto mesh = testing::box_mesh(Vec3(0.2, 0.3, 0.1));
+  const ContactSet cs = run(GeomType::Plane, Vec3::Zero(), pose(Vec3::Zero()), GeomType::ConvexMesh, Vec3::Ones(),
+                            pose(Vec3(0, 0, 0.098)), 0.0, 0, nullptr, mesh.get());
+  ASSERT_EQ(cs.points.size(), 4u);
+  for (const ContactPoint& c : cs.points) EXPECT_NEAR(c.depth, 0.002, kTol);
+  EXPECT_NEAR(cs.patch_area, 0.24, kTol);
 }
 
 }  // namespace
