@@ -7,6 +7,22 @@ namespace graspsim {
 namespace {
 
 double sgn(double x) { return x >= 0.0 ? 1.0 : -1.0; }
+static_assert(sizeof(Vec3) == 3 * sizeof(double), "hull vertices are read as packed doubles");
+
+// Index of the vertex farthest along local direction d; branch-free so it vectorises.
+int hull_support_index(const Mesh& mesh, const Vec3& d) {
+  const double* v = mesh.vertices.front().data();  // Vec3 is three packed doubles
+  const int n = static_cast<int>(mesh.vertices.size());
+  const double x = d.x(), y = d.y(), z = d.z();
+  double best = -kInf;
+  int index = 0;
+  for (int i = 0; i < n; ++i) {
+    const double dot = v[3 * i] * x + v[3 * i + 1] * y + v[3 * i + 2] * z;
+    index = dot > best ? i : index;
+    best = dot > best ? dot : best;
+  }
+  return index;
+}
 
 // A unit vector perpendicular to the axis, fixed in the geom frame unless `toward` has a
 // clear component off the axis (then the rim point most along `toward`).
@@ -104,16 +120,26 @@ void hull_feature(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
     out.id = static_cast<std::uint32_t>(best);
     return;
   }
-  int best = 0;
+  // The face most aligned with n among those at the support vertex: exact whenever n is a
+  // face normal (then that face holds the support vertex), which is when we clip.
+  const int vbest = hull_support_index(mesh, nl);
+  int best = -1;
   double best_d = -kInf;
   Vec3 best_n = Vec3::UnitZ();
   for (int f = 0; f < static_cast<int>(mesh.faces.size()); ++f) {
     const auto& t = mesh.faces[f];
+    if (t[0] != vbest && t[1] != vbest && t[2] != vbest) continue;
     const Vec3 fn = (mesh.vertices[t[1]] - mesh.vertices[t[0]]).cross(mesh.vertices[t[2]] - mesh.vertices[t[0]]);
     const double len = fn.norm();
     if (len <= 0.0) continue;
     const double d = fn.dot(nl) / len;
     if (d > best_d) best_d = d, best = f, best_n = fn / len;
+  }
+  if (best < 0) {  // the support vertex is on no face (a stray interior point): a vertex
+    out.poly.push(s.R * mesh.vertices[vbest] + s.p, static_cast<std::uint32_t>(vbest));
+    out.is_face = false;
+    out.id = static_cast<std::uint32_t>(vbest);
+    return;
   }
   // Merge the coplanar triangles of the hull face into one polygon.
   const double offset = best_n.dot(mesh.vertices[mesh.faces[best][0]]);
@@ -189,13 +215,7 @@ Vec3 support_core(const ConvexShape& s, const Vec3& dir) {
     }
     case GeomType::ConvexMesh: {
       const Vec3 dl = s.R.transpose() * dir;
-      const Vec3* best = nullptr;
-      double best_d = -kInf;
-      for (const Vec3& v : s.mesh->vertices) {
-        const double d = v.dot(dl);
-        if (d > best_d) best_d = d, best = &v;
-      }
-      return s.p + s.R * *best;
+      return s.p + s.R * s.mesh->vertices[hull_support_index(*s.mesh, dl)];
     }
     default: return s.p;  // planes and triangle meshes never reach the convex path
   }
