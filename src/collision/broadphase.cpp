@@ -1,0 +1,126 @@
+#include "collision/broadphase.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.h"
+
+namespace graspsim {
+namespace {
+
+Aabb around(const Vec3& centre, const Vec3& half) { return {centre - half, centre + half}; }
+
+Aabb plane_aabb(const Pose& X_WG) {
+  const Vec3 n = X_WG.R().col(2);
+  Aabb box{Vec3::Constant(-kInf), Vec3::Constant(kInf)};
+  for (int k = 0; k < 3; ++k) {
+    if (std::abs(std::abs(n[k]) - 1.0) > 1e-12) continue;
+    if (n[k] > 0) box.hi[k] = X_WG.p[k];
+    else box.lo[k] = X_WG.p[k];
+  }
+  return box;
+}
+
+Aabb vertex_aabb(const Mesh& mesh, const Pose& X_WG) {
+  const Mat3 R = X_WG.R();
+  Aabb box{Vec3::Constant(kInf), Vec3::Constant(-kInf)};
+  for (const Vec3& v : mesh.vertices) {
+    const Vec3 w = R * v + X_WG.p;
+    box.lo = box.lo.cwiseMin(w);
+    box.hi = box.hi.cwiseMax(w);
+  }
+  return box;
+}
+
+}  // namespace
+
+Aabb geom_aabb(const Model& model, int g, const Pose& X_WG) {
+  const Geom& geom = model.geoms[g];
+  const Vec3& s = geom.size;
+  const Mat3 R = X_WG.R();
+  switch (geom.type) {
+    case GeomType::Plane: return plane_aabb(X_WG);
+    case GeomType::Sphere: return around(X_WG.p, Vec3::Constant(s.x()));
+    case GeomType::Box: return around(X_WG.p, R.cwiseAbs() * s);
+    case GeomType::Capsule: return around(X_WG.p, R.col(2).cwiseAbs() * s.y() + Vec3::Constant(s.x()));
+    case GeomType::Cylinder: {
+      const Vec3 a = R.col(2);
+      // The cap disc's extent along world axis k is r·sqrt(1 − a_k²).
+      const Vec3 disc = (Vec3::Ones() - a.cwiseAbs2()).cwiseMax(0.0).cwiseSqrt() * s.x();
+      return around(X_WG.p, a.cwiseAbs() * s.y() + disc);
+    }
+    case GeomType::ConvexMesh:
+    case GeomType::TriangleMesh: return vertex_aabb(*model.meshes[geom.mesh], X_WG);
+  }
+  return around(X_WG.p, Vec3::Zero());
+}
+
+bool body_is_static(const Model& model, int body) {
+  for (int b = body; b > 0; b = model.bodies[b].parent) {
+    const Body& bd = model.bodies[b];
+    if (bd.kinematic || model.joints[bd.joint].type != JointType::Fixed) return false;
+  }
+  return true;
+}
+
+bool geoms_may_collide(const Model& model, int ga, int gb) {
+  const Geom &a = model.geoms[ga], &b = model.geoms[gb];
+  if (a.body == b.body) return false;
+  if (!((a.group & b.mask) && (b.group & a.mask))) return false;
+  if (body_is_static(model, a.body) && body_is_static(model, b.body)) return false;
+  return model.bodies_may_collide(a.body, b.body);
+}
+
+const std::vector<std::pair<int, int>>& Broadphase::find_pairs(const Model& model, const std::vector<Aabb>& boxes) {
+  const int n = static_cast<int>(boxes.size());
+  if (static_cast<int>(order_.size()) != n) {
+    order_.resize(n);
+    for (int i = 0; i < n; ++i) order_[i] = i;
+  }
+  is_static_.resize(n);
+  for (int i = 0; i < n; ++i) is_static_[i] = body_is_static(model, model.geoms[i].body);
+  // Insertion sort on lo.x (ties by index): linear when the order barely changes.
+  auto before = [&](int i, int j) {
+    return boxes[i].lo.x() < boxes[j].lo.x() || (boxes[i].lo.x() == boxes[j].lo.x() && i < j);
+  };
+  for (int i = 1; i < n; ++i) {
+    const int g = order_[i];
+    int k = i;
+    for (; k > 0 && before(g, order_[k - 1]); --k) order_[k] = order_[k - 1];
+    order_[k] = g;
+  }
+  pairs_.clear();
+  for (int i = 0; i < n; ++i) {
+    const int a = order_[i];
+    for (int k = i + 1; k < n; ++k) {
+      const int b = order_[k];
+      if (boxes[b].lo.x() > boxes[a].hi.x()) break;
+      if (!boxes[a].overlaps(boxes[b])) continue;
+      if (is_static_[a] && is_static_[b]) continue;
+      const int lo = std::min(a, b), hi = std::max(a, b);
+      if (geoms_may_collide(model, lo, hi)) pairs_.emplace_back(lo, hi);
+    }
+  }
+  std::sort(pairs_.begin(), pairs_.end());
+  return pairs_;
+}
+
+void collide(const Model& model, const std::vector<Pose>& X_WG, const CollideOptions& options, Broadphase& bp,
+             std::vector<ContactSet>& out) {
+  require(static_cast<int>(X_WG.size()) == model.ngeom(), "collide", "need one pose per geom");
+  std::vector<Aabb> boxes(model.ngeom());
+  for (int g = 0; g < model.ngeom(); ++g) {
+    const double m = std::max(options.margin, model.geoms[g].margin);
+    boxes[g] = geom_aabb(model, g, X_WG[g]);
+    boxes[g].lo.array() -= m;
+    boxes[g].hi.array() += m;
+  }
+  out.clear();
+  for (const auto& [a, b] : bp.find_pairs(model, boxes)) {
+    const double margin = std::max({options.margin, model.geoms[a].margin, model.geoms[b].margin});
+    ContactSet cs = collide_geoms(model, a, X_WG[a], b, X_WG[b], margin, options);
+    if (!cs.points.empty()) out.push_back(std::move(cs));
+  }
+}
+
+}  // namespace graspsim

@@ -1,0 +1,50 @@
+#pragma once
+// Broadphase: sweep-and-prune over the geoms' world AABBs (inflated by their margins),
+// with the pair filters, and the collide() driver that runs the narrowphase on each pair.
+
+#include <utility>
+#include <vector>
+
+#include "collision/contact.h"
+#include "collision/narrowphase.h"
+#include "model/model.h"
+
+namespace graspsim {
+
+struct Aabb {
+  Vec3 lo = Vec3::Zero(), hi = Vec3::Zero();
+  bool overlaps(const Aabb& o) const {
+    return (lo.array() <= o.hi.array()).all() && (o.lo.array() <= hi.array()).all();
+  }
+};
+
+// World AABB of geom g at pose X_WG (tight for every type; a plane is the half-space
+// below it, bounded only along an axis-aligned normal).
+Aabb geom_aabb(const Model& model, int g, const Pose& X_WG);
+
+// True if the filters let geoms ga and gb touch: different bodies, not both static,
+// Model::bodies_may_collide, and (a.group & b.mask) && (b.group & a.mask).
+bool geoms_may_collide(const Model& model, int ga, int gb);
+
+// True if the body is welded to the world (every joint up to it is Fixed, none kinematic).
+bool body_is_static(const Model& model, int body);
+
+class Broadphase {
+ public:
+  // Candidate pairs (a < b) with overlapping boxes that pass the filters, sorted by (a, b).
+  // The sweep order is kept between calls, so coherent motion sorts in near-linear time.
+  const std::vector<std::pair<int, int>>& find_pairs(const Model& model, const std::vector<Aabb>& boxes);
+
+ private:
+  std::vector<int> order_;
+  std::vector<char> is_static_;
+  std::vector<std::pair<int, int>> pairs_;
+};
+
+// Narrowphase over the broadphase pairs: `out` gets the pairs that have points, geom_a <
+// geom_b, in pair order. X_WG holds every geom's world pose. Each pair uses the margin
+// max(options.margin, geom margins).
+void collide(const Model& model, const std::vector<Pose>& X_WG, const CollideOptions& options, Broadphase& bp,
+             std::vector<ContactSet>& out);
+
+}  // namespace graspsim

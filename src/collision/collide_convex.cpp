@@ -1,0 +1,66 @@
+// The general convex path: GJK on the cores for separated pairs, libccd's EPA for
+// overlapping cores, then a manifold from the supporting features: when a face of either
+// shape is aligned with the contact normal, the other shape's feature is clipped to it.
+
+#include <cmath>
+
+#include "collision/gjk.h"
+#include "collision/manifold.h"
+#include "collision/pairs.h"
+
+namespace graspsim {
+namespace {
+
+constexpr double kSnapAngle = 1e-4;  // rad
+
+void build_manifold(const ConvexShape& a, const ConvexShape& b, const Vec3& n, const Vec3& pa, const Vec3& pb,
+                    double depth, double margin, const CollideOptions& options, ContactSet& out) {
+  SupportFeature fa, fb;
+  supporting_feature(a, n, fa);
+  supporting_feature(b, -n, fb);
+  // A vertex is exactly the GJK/EPA witness; only extended features need clipping.
+  const double align_a = fa.is_face && fb.poly.n >= 2 ? fa.normal.dot(n) : -2.0;
+  const double align_b = fb.is_face && fa.poly.n >= 2 ? -fb.normal.dot(n) : -2.0;
+  // Clip against a face only when the normal is that face's normal to within kSnapAngle:
+  // the face is then the minimum-translation direction (GJK and EPA return face normals
+  // to round-off, since the Minkowski difference is flat there) and clipping is exact.
+  if (std::max(align_a, align_b) >= std::cos(kSnapAngle)) {
+    const bool ref_is_a = align_a >= align_b;
+    const SupportFeature& ref = ref_is_a ? fa : fb;
+    SupportFeature& inc = ref_is_a ? fb : fa;
+    clip_to_face(ref, inc.poly);
+    FacePatch patch{ref.normal, ref.poly.v[0].p, ref_is_a, ref.id, inc.id};
+    if (emit_face_contacts(patch, inc.poly, margin, options, out) > 0) return;
+  }
+  add_point(out, pa, pb, n, depth, feature_key(4, fa.id, fb.id));
+}
+
+}  // namespace
+
+void collide_convex_general(const ConvexShape& a, const ConvexShape& b, double margin,
+                            const CollideOptions& options, ContactSet& out) {
+  const double ra = a.radius(), rb = b.radius();
+  const GjkResult g = gjk_distance(a, b, ra + rb + margin);
+  if (g.beyond) return;
+  // Cores farther apart than ~1e-9 m give an exact normal; closer, EPA decides.
+  if (!g.overlap && g.distance > 1e-9) {
+    const double gap = g.distance - ra - rb;
+    if (gap > margin) return;
+    const Vec3 n = (g.point_b - g.point_a) / g.distance;
+    build_manifold(a, b, n, g.point_a + ra * n, g.point_b - rb * n, -gap, margin, options, out);
+    return;
+  }
+  double depth;
+  Vec3 n, pa, pb;
+  const bool cores = ra + rb > 0 && epa_penetration(a, b, true, depth, n, pa, pb, options.mpr);
+  if (!cores && !epa_penetration(a, b, false, depth, n, pa, pb, options.mpr)) {
+    // Touching within round-off: a zero-depth contact along the centre line.
+    const Vec3 d = b.p - a.p;
+    n = d.norm() > 1e-12 ? Vec3(d.normalized()) : Vec3::UnitZ();
+    pa = pb = 0.5 * (g.point_a + g.point_b);
+    depth = 0.0;
+  }
+  build_manifold(a, b, n, pa, pb, depth, margin, options, out);
+}
+
+}  // namespace graspsim

@@ -1,0 +1,40 @@
+#pragma once
+// Narrowphase: contact manifolds of geom pairs, dispatched through a GeomType × GeomType
+// table of pure functions. Exact closed forms for the primitive pairs (sphere, capsule,
+// box, plane, cylinder-plane); GJK (own) + EPA (libccd) with supporting-feature clipping
+// for every other convex pair. Normals point from A to B; depth > 0 means penetration,
+// pairs closer than `margin` give points with depth in [−margin, 0].
+
+#include "collision/contact.h"
+#include "collision/shapes.h"
+#include "model/model.h"
+
+namespace graspsim {
+
+struct CollideOptions {
+  double margin = 0.0;   // the driver uses max(margin, geom margins) per pair (m)
+  // 0: face contacts report the corners of their overlap polygon (at most 8). n ≥ 2: a face
+  // contact becomes an n×n grid of cells clipped to the penetrating polygon, one point per
+  // non-empty cell at its centroid, with the cell's area and the interpolated depth.
+  int patch_grid = 0;
+  // General convex path, penetrating pairs: false = EPA (the exact minimum translation);
+  // true = MPR (libccd), faster but its depth and normal are along a portal direction,
+  // not the minimum (what FCL does for convex shapes).
+  bool mpr = false;
+};
+
+// Contacts between geoms ga and gb at world poses X_WA, X_WB. Throws InputError for pairs
+// without a narrowphase (triangle meshes until they are wired in).
+ContactSet collide_geoms(const Model& model, int ga, const Pose& X_WA, int gb, const Pose& X_WB,
+                         double margin, const CollideOptions& options);
+
+// The same for free-standing shapes (no Model), through the same table.
+void collide_shapes(const ConvexShape& a, const ConvexShape& b, double margin,
+                    const CollideOptions& options, ContactSet& out);
+
+// The general convex path (GJK/EPA + feature clipping) for any two bounded convex shapes;
+// exposed to cross-check the closed forms.
+void collide_convex_general(const ConvexShape& a, const ConvexShape& b, double margin,
+                            const CollideOptions& options, ContactSet& out);
+
+}  // namespace graspsim

@@ -1,0 +1,255 @@
+#include "collision/shapes.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace graspsim {
+namespace {
+
+double sgn(double x) { return x >= 0.0 ? 1.0 : -1.0; }
+static_assert(sizeof(Vec3) == 3 * sizeof(double), "hull vertices are read as packed doubles");
+
+// Index of the vertex farthest along local direction d; branch-free so it vectorises.
+int hull_support_index(const Mesh& mesh, const Vec3& d) {
+  const double* v = mesh.vertices.front().data();  // Vec3 is three packed doubles
+  const int n = static_cast<int>(mesh.vertices.size());
+  const double x = d.x(), y = d.y(), z = d.z();
+  double best = -kInf;
+  int index = 0;
+  for (int i = 0; i < n; ++i) {
+    const double dot = v[3 * i] * x + v[3 * i + 1] * y + v[3 * i + 2] * z;
+    index = dot > best ? i : index;
+    best = dot > best ? dot : best;
+  }
+  return index;
+}
+
+// A unit vector perpendicular to the axis, fixed in the geom frame unless `toward` has a
+// clear component off the axis (then the rim point most along `toward`).
+Vec3 rim_direction(const ConvexShape& s, const Vec3& toward) {
+  const Vec3 a = s.axis();
+  const Vec3 off = toward - toward.dot(a) * a;
+  const double len = off.norm();
+  // Below ~1e-3 rad the direction is noise; a body-fixed one keeps features stable.
+  if (len > 1e-3 * toward.norm()) return off / len;
+  return s.R.col(0);
+}
+
+void box_face(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
+  const Vec3 nl = s.R.transpose() * n;
+  int k = 0;
+  nl.cwiseAbs().maxCoeff(&k);
+  const double sk = sgn(nl[k]);
+  const int i = (k + 1) % 3, j = (k + 2) % 3;
+  // Counter-clockwise about the outward normal sk * e_k.
+  static constexpr double a[4] = {1, -1, -1, 1}, b[4] = {1, 1, -1, -1};
+  out.poly.n = 0;
+  for (int m = 0; m < 4; ++m) {
+    const int mm = sk > 0 ? m : 3 - m;
+    Vec3 c;
+    c[k] = sk * s.size[k];
+    c[i] = a[mm] * s.size[i];
+    c[j] = b[mm] * s.size[j];
+    std::uint32_t corner = (c.x() > 0 ? 1u : 0u) | (c.y() > 0 ? 2u : 0u) | (c.z() > 0 ? 4u : 0u);
+    out.poly.push(s.R * c + s.p, corner);
+  }
+  out.normal = sk * s.R.col(k);
+  out.is_face = true;
+  out.id = static_cast<std::uint32_t>(2 * k + (sk > 0 ? 1 : 0));
+}
+
+void cylinder_feature(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
+  const Vec3 a = s.axis();
+  const double c = n.dot(a), r = s.size.x(), hl = s.size.y();
+  out.poly.n = 0;
+  if (std::abs(c) >= std::cos(kFeatureAngle)) {  // a cap, as a rim polygon
+    const double side = sgn(c);
+    const Vec3 centre = s.p + side * hl * a;
+    const Vec3 u = rim_direction(s, n);
+    const Vec3 v = a.cross(u);
+    for (int m = 0; m < kRimPoints; ++m) {
+      const int mm = side > 0 ? m : (kRimPoints - m) % kRimPoints;  // CCW about the normal
+      const double th = 2.0 * M_PI * mm / kRimPoints;
+      out.poly.push(centre + r * (std::cos(th) * u + std::sin(th) * v), static_cast<std::uint32_t>(mm));
+    }
+    out.normal = side * a;
+    out.is_face = true;
+    out.id = side > 0 ? 1 : 0;
+    return;
+  }
+  out.is_face = false;
+  const Vec3 u = rim_direction(s, n);
+  if (std::abs(c) <= std::sin(kFeatureAngle)) {  // a line on the side
+    out.poly.push(s.p - hl * a + r * u, 0);
+    out.poly.push(s.p + hl * a + r * u, 1);
+    out.id = 2;
+    return;
+  }
+  out.poly.push(s.p + sgn(c) * hl * a + r * u, 0);
+  out.id = c > 0 ? 4 : 3;
+}
+
+void capsule_feature(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
+  const Vec3 a = s.axis();
+  const double c = n.dot(a), r = s.size.x(), hl = s.size.y();
+  out.poly.n = 0;
+  out.is_face = false;
+  if (std::abs(c) <= std::sin(kFeatureAngle)) {
+    out.poly.push(s.p - hl * a + r * n, 0);
+    out.poly.push(s.p + hl * a + r * n, 1);
+    out.id = 0;
+    return;
+  }
+  out.poly.push(s.p + sgn(c) * hl * a + r * n, 0);
+  out.id = c > 0 ? 2 : 1;
+}
+
+void hull_feature(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
+  const Mesh& mesh = *s.mesh;
+  const Vec3 nl = s.R.transpose() * n;
+  out.poly.n = 0;
+  if (mesh.faces.empty()) {  // a bare point set: only its support vertex is known
+    int best = 0;
+    double best_d = -kInf;
+    for (int i = 0; i < static_cast<int>(mesh.vertices.size()); ++i) {
+      const double d = mesh.vertices[i].dot(nl);
+      if (d > best_d) best_d = d, best = i;
+    }
+    out.poly.push(s.R * mesh.vertices[best] + s.p, static_cast<std::uint32_t>(best));
+    out.is_face = false;
+    out.id = static_cast<std::uint32_t>(best);
+    return;
+  }
+  // The face most aligned with n among those at the support vertex: exact whenever n is a
+  // face normal (then that face holds the support vertex), which is when we clip.
+  const int vbest = hull_support_index(mesh, nl);
+  int best = -1;
+  double best_d = -kInf;
+  Vec3 best_n = Vec3::UnitZ();
+  for (int f = 0; f < static_cast<int>(mesh.faces.size()); ++f) {
+    const auto& t = mesh.faces[f];
+    if (t[0] != vbest && t[1] != vbest && t[2] != vbest) continue;
+    const Vec3 fn = (mesh.vertices[t[1]] - mesh.vertices[t[0]]).cross(mesh.vertices[t[2]] - mesh.vertices[t[0]]);
+    const double len = fn.norm();
+    if (len <= 0.0) continue;
+    const double d = fn.dot(nl) / len;
+    if (d > best_d) best_d = d, best = f, best_n = fn / len;
+  }
+  if (best < 0) {  // the support vertex is on no face (a stray interior point): a vertex
+    out.poly.push(s.R * mesh.vertices[vbest] + s.p, static_cast<std::uint32_t>(vbest));
+    out.is_face = false;
+    out.id = static_cast<std::uint32_t>(vbest);
+    return;
+  }
+  // Merge the coplanar triangles of the hull face into one polygon.
+  const double offset = best_n.dot(mesh.vertices[mesh.faces[best][0]]);
+  std::array<int, kMaxPolygon> ids;
+  int count = 0;
+  std::uint32_t face_id = static_cast<std::uint32_t>(best);
+  for (int f = 0; f < static_cast<int>(mesh.faces.size()); ++f) {
+    const auto& t = mesh.faces[f];
+    bool coplanar = true;
+    for (int v : t) coplanar = coplanar && std::abs(best_n.dot(mesh.vertices[v]) - offset) < 1e-9 * (1.0 + std::abs(offset));
+    if (!coplanar) continue;
+    face_id = std::min(face_id, static_cast<std::uint32_t>(f));
+    for (int v : t)
+      if (std::find(ids.begin(), ids.begin() + count, v) == ids.begin() + count && count < kMaxPolygon) ids[count++] = v;
+  }
+  out.normal = s.R * best_n;
+  out.id = face_id;
+  if (count == 3) {  // a lone triangle is already counter-clockwise from outside
+    for (int m = 0; m < 3; ++m) out.poly.push(s.R * mesh.vertices[ids[m]] + s.p, static_cast<std::uint32_t>(ids[m]));
+    out.is_face = true;
+    return;
+  }
+  Vec3 centre = Vec3::Zero();
+  for (int m = 0; m < count; ++m) centre += mesh.vertices[ids[m]];
+  centre /= count;
+  const Vec3 u = (mesh.vertices[ids[0]] - centre).normalized();
+  const Vec3 w = best_n.cross(u);
+  std::array<std::pair<double, int>, kMaxPolygon> order;
+  for (int m = 0; m < count; ++m) {
+    const Vec3 d = mesh.vertices[ids[m]] - centre;
+    order[m] = {std::atan2(d.dot(w), d.dot(u)), ids[m]};
+  }
+  std::sort(order.begin(), order.begin() + count);
+  for (int m = 0; m < count; ++m)
+    out.poly.push(s.R * mesh.vertices[order[m].second] + s.p, static_cast<std::uint32_t>(order[m].second));
+  out.normal = s.R * best_n;
+  out.is_face = count >= 3;
+  out.id = face_id;
+}
+
+}  // namespace
+
+ConvexShape make_shape(GeomType type, const Vec3& size, const Pose& X_WG, const Mesh* mesh) {
+  ConvexShape s;
+  s.type = type;
+  s.size = size;
+  s.mesh = mesh;
+  s.p = X_WG.p;
+  s.R = X_WG.R();
+  return s;
+}
+
+ConvexShape make_shape(const Model& model, int geom, const Pose& X_WG) {
+  const Geom& g = model.geoms[geom];
+  const Mesh* mesh = g.mesh >= 0 ? model.meshes[g.mesh].get() : nullptr;
+  return make_shape(g.type, g.size, X_WG, mesh);
+}
+
+Vec3 support_core(const ConvexShape& s, const Vec3& dir) {
+  switch (s.type) {
+    case GeomType::Sphere: return s.p;
+    case GeomType::Capsule: return s.p + sgn(dir.dot(s.axis())) * s.size.y() * s.axis();
+    case GeomType::Box: {
+      const Vec3 dl = s.R.transpose() * dir;
+      return s.p + s.R * Vec3(sgn(dl.x()) * s.size.x(), sgn(dl.y()) * s.size.y(), sgn(dl.z()) * s.size.z());
+    }
+    case GeomType::Cylinder: {
+      const Vec3 dl = s.R.transpose() * dir;
+      const double rho = std::hypot(dl.x(), dl.y());
+      Vec3 c(0.0, 0.0, sgn(dl.z()) * s.size.y());
+      if (rho > 1e-14 * dl.norm()) c.head<2>() = s.size.x() * dl.head<2>() / rho;
+      return s.p + s.R * c;
+    }
+    case GeomType::ConvexMesh: {
+      const Vec3 dl = s.R.transpose() * dir;
+      return s.p + s.R * s.mesh->vertices[hull_support_index(*s.mesh, dl)];
+    }
+    default: return s.p;  // planes and triangle meshes never reach the convex path
+  }
+}
+
+Vec3 support(const ConvexShape& s, const Vec3& dir) {
+  const double r = s.radius();
+  if (r == 0.0) return support_core(s, dir);
+  const double len = dir.norm();
+  return support_core(s, dir) + (len > 0 ? r / len : 0.0) * dir;
+}
+
+void supporting_feature(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
+  switch (s.type) {
+    case GeomType::Box: return box_face(s, n, out);
+    case GeomType::Cylinder: return cylinder_feature(s, n, out);
+    case GeomType::Capsule: return capsule_feature(s, n, out);
+    case GeomType::ConvexMesh: return hull_feature(s, n, out);
+    default:
+      out.poly.n = 0;
+      out.poly.push(support(s, n), 0);
+      out.is_face = false;
+      out.id = 0;
+  }
+}
+
+std::array<Vec3, 8> box_corners(const ConvexShape& box) {
+  std::array<Vec3, 8> c;
+  for (int i = 0; i < 8; ++i) {
+    const Vec3 l((i & 1) ? box.size.x() : -box.size.x(), (i & 2) ? box.size.y() : -box.size.y(),
+                 (i & 4) ? box.size.z() : -box.size.z());
+    c[i] = box.R * l + box.p;
+  }
+  return c;
+}
+
+}  // namespace graspsim
