@@ -116,16 +116,19 @@ void MeshBvh::query(const Obb& box, std::vector<int>& out) const {
   if (!nodes_.empty()) collect(0, [&](const Aabb& b) { return boxes_may_overlap(b, box); }, out);
 }
 
-void MeshBvh::query(const MeshBvh& other, const Pose& X, std::vector<std::pair<int, int>>& out) const {
-  if (!nodes_.empty() && !other.nodes_.empty()) pairs(0, other, 0, X, out);
+void MeshBvh::query(const MeshBvh& other, const Pose& X, std::vector<std::pair<int, int>>& out,
+                    double inflate) const {
+  if (!nodes_.empty() && !other.nodes_.empty()) pairs(0, other, 0, X, inflate, out);
 }
 
-void MeshBvh::pairs(int a, const MeshBvh& other, int b, const Pose& X,
+void MeshBvh::pairs(int a, const MeshBvh& other, int b, const Pose& X, double inflate,
                     std::vector<std::pair<int, int>>& out) const {
   const Node& na = nodes_[a];
   const Node& nb = other.nodes_[b];
   const Mat3 R = X.R();
-  auto placed = [&](const Aabb& box) { return Obb{X * box.center(), R, box.sizes() / 2.0}; };
+  auto placed = [&](const Aabb& box) {
+    return Obb{X * box.center(), R, box.sizes() / 2.0 + Vec3::Constant(inflate)};
+  };
   if (!boxes_may_overlap(na.box, placed(nb.box))) return;
   const bool a_leaf = na.left < 0, b_leaf = nb.left < 0;
   if (a_leaf && b_leaf) {
@@ -137,11 +140,11 @@ void MeshBvh::pairs(int a, const MeshBvh& other, int b, const Pose& X,
   }
   // Descend the larger node so both trees shrink at a similar rate.
   if (b_leaf || (!a_leaf && na.box.volume() >= nb.box.volume())) {
-    pairs(na.left, other, b, X, out);
-    pairs(na.right, other, b, X, out);
+    pairs(na.left, other, b, X, inflate, out);
+    pairs(na.right, other, b, X, inflate, out);
   } else {
-    pairs(a, other, nb.left, X, out);
-    pairs(a, other, nb.right, X, out);
+    pairs(a, other, nb.left, X, inflate, out);
+    pairs(a, other, nb.right, X, inflate, out);
   }
 }
 

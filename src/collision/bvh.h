@@ -40,8 +40,10 @@ class MeshBvh {
   // a conservative candidate set for an exact test.
   void query(const Aabb& box, std::vector<int>& out) const;
   void query(const Obb& box, std::vector<int>& out) const;
-  // Candidate triangle pairs (this, other) with `other`'s mesh placed at X_this_other.
-  void query(const MeshBvh& other, const Pose& X_this_other, std::vector<std::pair<int, int>>& out) const;
+  // Candidate triangle pairs (this, other) with `other`'s mesh placed at X_this_other, boxes
+  // grown by `inflate` (to include pairs up to that far apart).
+  void query(const MeshBvh& other, const Pose& X_this_other, std::vector<std::pair<int, int>>& out,
+             double inflate = 0.0) const;
 
  private:
   struct Node {
@@ -52,7 +54,8 @@ class MeshBvh {
   int build(int first, int count, const std::vector<Vec3>& centroids);
   template <class Overlaps>
   void collect(int node, const Overlaps& overlaps, std::vector<int>& out) const;
-  void pairs(int a, const MeshBvh& other, int b, const Pose& X, std::vector<std::pair<int, int>>& out) const;
+  void pairs(int a, const MeshBvh& other, int b, const Pose& X, double inflate,
+             std::vector<std::pair<int, int>>& out) const;
 
   std::vector<Node> nodes_;      // nodes_[0] is the root
   std::vector<int> order_;       // triangle indices grouped by leaf
