@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <unordered_map>
 
 #include "collision/mesh_collide_detail.h"
 #include "collision/tessellate.h"
@@ -259,11 +260,26 @@ bool mesh_against(const Model& model, const BvhCache& bvhs, int gm, const Pose& 
 std::vector<ContactPoint> reduce_manifold(std::vector<ContactPoint> points, int max_points, double merge_distance) {
   std::sort(points.begin(), points.end(), [](const ContactPoint& a, const ContactPoint& b) { return a.depth > b.depth; });
   std::vector<ContactPoint> merged;  // deepest first, so the survivor of a merge is the deeper
+  // Hash grid of cell size merge_distance: a point's near neighbours are in the 27 cells around it.
+  std::unordered_map<std::uint64_t, std::vector<int>> grid;
+  const double cell = merge_distance > 0.0 ? merge_distance : 1.0;
+  auto key = [](std::int64_t x, std::int64_t y, std::int64_t z) {
+    return (std::uint64_t(x) * 73856093u) ^ (std::uint64_t(y) * 19349663u) ^ (std::uint64_t(z) * 83492791u);
+  };
   for (const ContactPoint& p : points) {
-    const bool near = std::any_of(merged.begin(), merged.end(), [&](const ContactPoint& q) {
-      return (q.position - p.position).norm() < merge_distance;
-    });
-    if (!near) merged.push_back(p);
+    const Eigen::Vector3d g = (p.position / cell).array().floor();
+    bool near = false;
+    for (int dx = -1; dx <= 1 && !near; ++dx)
+      for (int dy = -1; dy <= 1 && !near; ++dy)
+        for (int dz = -1; dz <= 1 && !near; ++dz) {
+          const auto it = grid.find(key(std::int64_t(g.x()) + dx, std::int64_t(g.y()) + dy, std::int64_t(g.z()) + dz));
+          if (it == grid.end()) continue;
+          for (int i : it->second)
+            if ((merged[i].position - p.position).norm() < merge_distance) near = true;
+        }
+    if (near) continue;
+    grid[key(std::int64_t(g.x()), std::int64_t(g.y()), std::int64_t(g.z()))].push_back(static_cast<int>(merged.size()));
+    merged.push_back(p);
   }
   if (static_cast<int>(merged.size()) <= max_points) return merged;
   std::vector<ContactPoint> kept{merged.front()};

@@ -115,7 +115,8 @@ Feature support_feature(const Piece& p, const Vec3& d, const Vec3& u, const Vec3
     q.emplace_back(u.dot(x), v.dot(x));
     h.push_back(d.dot(x));
   };
-  if (const std::vector<int>* face = facing_face(p, d, highest)) {
+  const std::vector<int>* face = facing_face(p, d, highest);
+  if (face) {
     for (int i : *face) take(p.verts[i]);  // a face: clipping it gives the whole patch
   } else {
     const auto [lo, hi] = project(p, d);
@@ -125,17 +126,27 @@ Feature support_feature(const Piece& p, const Vec3& d, const Vec3& u, const Vec3
   }
   Feature f;
   for (const Vec2& x : q) f.origin += x / static_cast<double>(q.size());
-  Eigen::MatrixXd A(q.size(), 3);
-  Eigen::VectorXd b(q.size());
-  for (size_t i = 0; i < q.size(); ++i) {
-    A.row(i) << 1.0, q[i].x() - f.origin.x(), q[i].y() - f.origin.y();
-    b[i] = h[i];
-  }
-  // Minimum-norm least squares: rank 1 (vertex) or 2 (edge) fits stay well defined.
-  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(A);
-  cod.setThreshold(1e-9);
-  f.height = cod.solve(b);
   f.hull = convex_hull_2d(q, 1e-9 * p.size);
+  if (face) {  // exact: the face's plane n·x = c, with x = q.x u + q.y v + h d
+    const Vec3& n = p.normals[face - p.faces.data()];
+    const double c = n.dot(p.verts[face->front()]), nd = n.dot(d);
+    f.height << (c - n.dot(f.origin.x() * u + f.origin.y() * v)) / nd, -n.dot(u) / nd, -n.dot(v) / nd;
+    return f;
+  }
+  // Least squares through the normal equations (3×3, no allocation); the minimum-norm
+  // solution keeps rank-1 (vertex) and rank-2 (edge) fits well defined.
+  Eigen::Matrix3d AtA = Eigen::Matrix3d::Zero();
+  Eigen::Vector3d Atb = Eigen::Vector3d::Zero();
+  const double scale = std::max(p.size, 1e-300);  // columns of comparable size
+  for (size_t i = 0; i < q.size(); ++i) {
+    const Eigen::Vector3d row(1.0, (q[i].x() - f.origin.x()) / scale, (q[i].y() - f.origin.y()) / scale);
+    AtA += row * row.transpose();
+    Atb += row * h[i];
+  }
+  Eigen::CompleteOrthogonalDecomposition<Eigen::Matrix3d> cod(AtA);
+  cod.setThreshold(1e-10);
+  f.height = cod.solve(Atb);
+  f.height.tail<2>() /= scale;
   return f;
 }
 
