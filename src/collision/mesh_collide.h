@@ -9,7 +9,7 @@
 // below it; mesh-mesh by triangle-triangle SAT on candidate pairs from the two trees.
 // A triangle is one-sided (the solid lies behind it): contact normals come only from axes
 // within 60° of its outward normal, and the triangle's own normal is used whenever the other
-// shape presents a face within ~25° of facing it. Sphere/capsule contacts at triangle edges
+// (closed) shape presents a face within ~25° of facing it. Sphere/capsule contacts at triangle edges
 // or vertices are dropped when the shape also touches a triangle's interior. Together these
 // avoid ghost contacts at internal edges of flat or concave regions. Mesh-mesh pairs are
 // gathered within margin + 5 % of the smaller mesh's size (opposing faces of penetrating

@@ -296,10 +296,11 @@ void sat_contacts(const Piece& T, const Piece& O, double margin, std::vector<Can
     for (const Vec3& b : O.edges)
       if (!consider(a.cross(b), edge_normals)) return;
   if (!std::isfinite(best)) return;  // no admissible normal (e.g. back-facing triangles)
-  // Face on face (O has a face within ~25° of facing the triangle): push along the mesh
-  // normal, as a box tilted on a flat mesh should be, whatever axis had the least overlap
-  // over O as a whole.
-  if (T.one_sided && facing_face(O, T.normals[0], false) != nullptr) best_d = T.normals[0];
+  // Face on face (closed O has a face within ~25° of facing the triangle): push along the
+  // mesh normal, as a box tilted on a flat mesh should be, whatever axis had the least
+  // overlap over O as a whole. Two triangles keep the least-overlap face normal, which does
+  // not depend on which mesh is A.
+  if (T.one_sided && !O.one_sided && facing_face(O, T.normals[0], false) != nullptr) best_d = T.normals[0];
   emit_contacts(T, O, best_d, margin, out);
 }
 

@@ -49,6 +49,8 @@ struct Scene {
   }
 };
 
+using Vec2 = Eigen::Vector2d;
+
 Pose at(const Vec3& p, const Vec3& rot = Vec3::Zero()) { return {p, quat_exp(rot)}; }
 
 void expect_consistent(const ContactPoint& c) {
@@ -190,6 +192,61 @@ TEST(MeshCollide, MeshAgainstMeshFaceToFace) {
   const BvhCache cache(s.model);
   const ContactSet d = collide_trimesh(s.model, cache, a, Pose::Identity(), b, at(Vec3(0.1, -0.05, 0.78), Vec3(0, 0, 0.3)), 0.0);
   EXPECT_EQ(d.points.size(), c.points.size());
+}
+
+TEST(MeshCollide, BoxEdgeIntoMeshFaceGivesTheEdgeEnds) {
+  Scene s;
+  const int table = s.add_mesh(tessellate_box(Vec3(0.5, 0.5, 0.5)), GeomType::TriangleMesh);
+  const int box = s.add(GeomType::Box, Vec3(0.2, 0.1, 0.1));
+  // Rotated 45° about x: the lowest edge runs along x at z = centre − 0.1·√2.
+  const double zc = 0.5 + 0.1 * std::sqrt(2.0) - 0.01;
+  const ContactSet c = collide_trimesh(s.model, table, Pose::Identity(), box,
+                                       at(Vec3(0.05, 0.1, zc), Vec3(std::numbers::pi / 4, 0, 0)), 0.0);
+  // Both ends, plus where the edge crosses the diagonal between the face's two triangles.
+  ASSERT_GE(c.points.size(), 2u);
+  int ends = 0;
+  for (const ContactPoint& p : c.points) {
+    EXPECT_NEAR(p.depth, 0.01, 1e-9);
+    EXPECT_LT((p.normal - Vec3::UnitZ()).norm(), 1e-9);
+    EXPECT_LE(std::abs(p.point_b.x() - 0.05), 0.2 + 1e-9);
+    if (std::abs(std::abs(p.point_b.x() - 0.05) - 0.2) < 1e-9) ++ends;
+    EXPECT_NEAR(p.point_b.y(), 0.1, 1e-9);
+    expect_consistent(p);
+  }
+  EXPECT_EQ(ends, 2);
+}
+
+TEST(MeshCollide, MarginReportsNearPointsWithNegativeDepth) {
+  Scene s;
+  const int ground = s.add_mesh(ground_grid(4), GeomType::TriangleMesh);
+  const int box = s.add(GeomType::Box, Vec3(0.2, 0.2, 0.1));
+  const Pose X = at(Vec3(0.1, 0.1, 0.105));  // 5 mm above the ground
+  EXPECT_TRUE(collide_trimesh(s.model, ground, Pose::Identity(), box, X, 0.0).points.empty());
+  const ContactSet c = collide_trimesh(s.model, ground, Pose::Identity(), box, X, 0.01);
+  ASSERT_GE(c.points.size(), 4u);  // corners, grid vertices under the face, crossings
+  for (const ContactPoint& p : c.points) {
+    EXPECT_NEAR(p.depth, -0.005, 1e-12);
+    EXPECT_LE((p.point_b.head<2>() - Vec2(0.1, 0.1)).cwiseAbs().maxCoeff(), 0.2 + 1e-12);
+    expect_consistent(p);
+  }
+}
+
+TEST(MeshCollide, MeshMeshOrderFlipsTheNormal) {
+  Scene s;
+  const int a = s.add_mesh(tessellate_box(Vec3(0.5, 0.5, 0.5)), GeomType::TriangleMesh);
+  const int b = s.add_mesh(tessellate_sphere(0.2, 24), GeomType::TriangleMesh);
+  const Pose X_B = at(Vec3(0.05, 0.02, 0.69));  // sphere's lowest vertex 0.01 below the top face
+  const ContactSet ab = collide_trimesh(s.model, a, Pose::Identity(), b, X_B, 0.0);
+  const ContactSet ba = collide_trimesh(s.model, b, X_B, a, Pose::Identity(), 0.0);
+  ASSERT_FALSE(ab.points.empty());
+  ASSERT_EQ(ab.points.size(), ba.points.size());
+  double deepest = 0.0;
+  for (size_t i = 0; i < ab.points.size(); ++i) {
+    EXPECT_LT((ab.points[i].normal - Vec3::UnitZ()).norm(), 1e-9);
+    EXPECT_LT((ba.points[i].normal + Vec3::UnitZ()).norm(), 1e-9);
+    deepest = std::max(deepest, ab.points[i].depth);
+  }
+  EXPECT_NEAR(deepest, 0.01, 1e-9);
 }
 
 TEST(MeshCollide, ManifoldReductionKeepsDeepestAndSpreads) {
