@@ -1,0 +1,31 @@
+#pragma once
+// Volume of the intersection of two closed solids and the boundary of that intersection,
+// split by which solid's surface each boundary triangle lies on (seed 004, Algorithm 1:
+// s_d sums, per side, area·distance-weighted vectors from triangle centres to the centroid).
+//
+// Both meshes are given in their own frames with their world poses. Every result is in
+// world coordinates. A mesh that is not closed throws InputError naming it.
+// Boundary faces where the two surfaces coincide (coplanar, same outward direction) are
+// reported once, on side A.
+
+#include "collision/contact.h"
+#include "core/types.h"
+#include "model/mesh.h"
+
+namespace graspsim {
+
+// Dispatcher: exact clipping when both meshes are convex (checked with is_convex, or
+// asserted by the caller through the flags), CGAL corefinement otherwise.
+OverlapResult overlap_volume(const Mesh& a, const Pose& X_WA, const Mesh& b, const Pose& X_WB);
+OverlapResult overlap_volume(const Mesh& a, const Pose& X_WA, bool a_convex, const Mesh& b,
+                             const Pose& X_WB, bool b_convex);
+
+// Convex ∩ convex by clipping A's faces with B's face planes and capping each cut.
+// Both meshes must be closed and convex (not re-checked beyond closure).
+OverlapResult overlap_volume_convex(const Mesh& a, const Pose& X_WA, const Mesh& b, const Pose& X_WB);
+
+// Any two closed meshes without self-intersections, by CGAL Polygon Mesh Processing
+// corefinement with exact predicates (overlap_cgal.cpp).
+OverlapResult overlap_volume_cgal(const Mesh& a, const Pose& X_WA, const Mesh& b, const Pose& X_WB);
+
+}  // namespace graspsim
