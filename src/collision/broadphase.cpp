@@ -105,6 +105,16 @@ const std::vector<std::pair<int, int>>& Broadphase::find_pairs(const Model& mode
   return pairs_;
 }
 
+const BvhCache& Broadphase::bvhs(const Model& model) {
+  std::vector<const Mesh*> meshes;
+  for (const auto& m : model.meshes) meshes.push_back(m.get());
+  if (!bvhs_ || meshes != bvh_meshes_) {
+    bvhs_ = std::make_unique<BvhCache>(model);
+    bvh_meshes_ = std::move(meshes);
+  }
+  return *bvhs_;
+}
+
 void collide(const Model& model, const std::vector<Pose>& X_WG, const CollideOptions& options, Broadphase& bp,
              std::vector<ContactSet>& out) {
   require(static_cast<int>(X_WG.size()) == model.ngeom(), "collide", "need one pose per geom");
@@ -118,7 +128,7 @@ void collide(const Model& model, const std::vector<Pose>& X_WG, const CollideOpt
   out.clear();
   for (const auto& [a, b] : bp.find_pairs(model, boxes)) {
     const double margin = std::max({options.margin, model.geoms[a].margin, model.geoms[b].margin});
-    ContactSet cs = collide_geoms(model, a, X_WG[a], b, X_WG[b], margin, options);
+    ContactSet cs = collide_geoms(model, a, X_WG[a], b, X_WG[b], margin, options, &bp.bvhs(model));
     if (!cs.points.empty()) out.push_back(std::move(cs));
   }
 }

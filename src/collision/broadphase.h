@@ -2,9 +2,11 @@
 // Broadphase: sweep-and-prune over the geoms' world AABBs (inflated by their margins),
 // with the pair filters, and the collide() driver that runs the narrowphase on each pair.
 
+#include <memory>
 #include <utility>
 #include <vector>
 
+#include "collision/bvh.h"
 #include "collision/contact.h"
 #include "collision/narrowphase.h"
 #include "model/model.h"
@@ -35,7 +37,13 @@ class Broadphase {
   // The sweep order is kept between calls, so coherent motion sorts in near-linear time.
   const std::vector<std::pair<int, int>>& find_pairs(const Model& model, const std::vector<Aabb>& boxes);
 
+  // The triangle-mesh trees of `model`, built on first use and kept while the model's meshes
+  // are the same objects (meshes are shared and immutable, so their addresses identify them).
+  const BvhCache& bvhs(const Model& model);
+
  private:
+  std::vector<const Mesh*> bvh_meshes_;
+  std::unique_ptr<BvhCache> bvhs_;
   std::vector<int> order_;
   std::vector<char> is_static_;
   std::vector<std::pair<int, int>> pairs_;

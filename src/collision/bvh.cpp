@@ -8,7 +8,7 @@ namespace graspsim {
 
 namespace {
 
-Obb as_obb(const Aabb& box) { return {box.center(), Mat3::Identity(), box.sizes() / 2.0}; }
+Obb as_obb(const BoundingBox& box) { return {box.center(), Mat3::Identity(), box.sizes() / 2.0}; }
 
 // Projection radius of a box onto unit-free axis `d`.
 double radius(const Obb& b, const Vec3& d) {
@@ -38,7 +38,7 @@ bool triangle_overlaps_box(const Vec3& a, const Vec3& b, const Vec3& c, const Ob
   return true;
 }
 
-bool boxes_may_overlap(const Aabb& box, const Obb& obb) {
+bool boxes_may_overlap(const BoundingBox& box, const Obb& obb) {
   const Obb a = as_obb(box);
   const Vec3 d = obb.centre - a.centre;
   for (int i = 0; i < 3; ++i) {
@@ -55,7 +55,7 @@ MeshBvh::MeshBvh(const Mesh& mesh) {
   tri_boxes_.resize(n);
   std::vector<Vec3> centroids(n);
   for (int t = 0; t < n; ++t) {
-    Aabb box;
+    BoundingBox box;
     for (int k : mesh.faces[t]) box.extend(mesh.vertices[k]);
     tri_boxes_[t] = box;
     centroids[t] = box.center();
@@ -69,7 +69,7 @@ MeshBvh::MeshBvh(const Mesh& mesh) {
 int MeshBvh::build(int first, int count, const std::vector<Vec3>& centroids) {
   const int id = static_cast<int>(nodes_.size());
   nodes_.emplace_back();
-  Aabb box, cbox;
+  BoundingBox box, cbox;
   for (int i = first; i < first + count; ++i) {
     box.extend(tri_boxes_[order_[i]]);
     cbox.extend(centroids[order_[i]]);
@@ -108,12 +108,12 @@ void MeshBvh::collect(int node, const Overlaps& overlaps, std::vector<int>& out)
   collect(n.right, overlaps, out);
 }
 
-void MeshBvh::query(const Aabb& box, std::vector<int>& out) const {
-  if (!nodes_.empty()) collect(0, [&](const Aabb& b) { return b.intersects(box); }, out);
+void MeshBvh::query(const BoundingBox& box, std::vector<int>& out) const {
+  if (!nodes_.empty()) collect(0, [&](const BoundingBox& b) { return b.intersects(box); }, out);
 }
 
 void MeshBvh::query(const Obb& box, std::vector<int>& out) const {
-  if (!nodes_.empty()) collect(0, [&](const Aabb& b) { return boxes_may_overlap(b, box); }, out);
+  if (!nodes_.empty()) collect(0, [&](const BoundingBox& b) { return boxes_may_overlap(b, box); }, out);
 }
 
 void MeshBvh::query(const MeshBvh& other, const Pose& X, std::vector<std::pair<int, int>>& out,
@@ -126,7 +126,7 @@ void MeshBvh::pairs(int a, const MeshBvh& other, int b, const Pose& X, double in
   const Node& na = nodes_[a];
   const Node& nb = other.nodes_[b];
   const Mat3 R = X.R();
-  auto placed = [&](const Aabb& box) {
+  auto placed = [&](const BoundingBox& box) {
     return Obb{X * box.center(), R, box.sizes() / 2.0 + Vec3::Constant(inflate)};
   };
   if (!boxes_may_overlap(na.box, placed(nb.box))) return;
@@ -160,7 +160,7 @@ std::vector<int> triangles_overlapping(const Mesh& mesh, const MeshBvh& bvh, con
   return out;
 }
 
-std::vector<int> triangles_overlapping(const Mesh& mesh, const MeshBvh& bvh, const Aabb& box) {
+std::vector<int> triangles_overlapping(const Mesh& mesh, const MeshBvh& bvh, const BoundingBox& box) {
   return triangles_overlapping(mesh, bvh, as_obb(box));
 }
 

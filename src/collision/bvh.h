@@ -13,7 +13,7 @@
 
 namespace graspsim {
 
-using Aabb = Eigen::AlignedBox3d;
+using BoundingBox = Eigen::AlignedBox3d;
 
 // An oriented box: centre, unit axes as the columns of `axes`, half-extents along them.
 struct Obb {
@@ -25,7 +25,7 @@ struct Obb {
 // True if the (closed) triangle abc and the box intersect (separating-axis test, 13 axes).
 bool triangle_overlaps_box(const Vec3& a, const Vec3& b, const Vec3& c, const Obb& box);
 // Conservative box-box test on the 6 face axes (may report a few false overlaps; never misses).
-bool boxes_may_overlap(const Aabb& box, const Obb& obb);
+bool boxes_may_overlap(const BoundingBox& box, const Obb& obb);
 
 class MeshBvh {
  public:
@@ -33,12 +33,12 @@ class MeshBvh {
   explicit MeshBvh(const Mesh& mesh);
 
   int triangle_count() const { return static_cast<int>(tri_boxes_.size()); }
-  const Aabb& bounds() const { return bounds_; }  // empty for an empty mesh
-  const Aabb& triangle_box(int tri) const { return tri_boxes_[tri]; }
+  const BoundingBox& bounds() const { return bounds_; }  // empty for an empty mesh
+  const BoundingBox& triangle_box(int tri) const { return tri_boxes_[tri]; }
 
   // Append the triangles whose bounding boxes overlap the query (in the mesh frame):
   // a conservative candidate set for an exact test.
-  void query(const Aabb& box, std::vector<int>& out) const;
+  void query(const BoundingBox& box, std::vector<int>& out) const;
   void query(const Obb& box, std::vector<int>& out) const;
   // Candidate triangle pairs (this, other) with `other`'s mesh placed at X_this_other, boxes
   // grown by `inflate` (to include pairs up to that far apart).
@@ -47,7 +47,7 @@ class MeshBvh {
 
  private:
   struct Node {
-    Aabb box;
+    BoundingBox box;
     int left = -1, right = -1;  // children (both -1 for a leaf)
     int first = 0, count = 0;   // leaf: triangles order_[first, first + count)
   };
@@ -59,13 +59,13 @@ class MeshBvh {
 
   std::vector<Node> nodes_;      // nodes_[0] is the root
   std::vector<int> order_;       // triangle indices grouped by leaf
-  std::vector<Aabb> tri_boxes_;  // per triangle
-  Aabb bounds_;
+  std::vector<BoundingBox> tri_boxes_;  // per triangle
+  BoundingBox bounds_;
 };
 
 // Exact: the triangles of `mesh` (which `bvh` was built from) that intersect the box.
 std::vector<int> triangles_overlapping(const Mesh& mesh, const MeshBvh& bvh, const Obb& box);
-std::vector<int> triangles_overlapping(const Mesh& mesh, const MeshBvh& bvh, const Aabb& box);
+std::vector<int> triangles_overlapping(const Mesh& mesh, const MeshBvh& bvh, const BoundingBox& box);
 
 // One tree per mesh of the model that a TriangleMesh geom uses, built eagerly so the cache
 // is immutable and safe to share between threads.

@@ -9,6 +9,9 @@
 
 namespace graspsim {
 
+// A contact manifold keeps at most this many points (the deepest and the most spread out).
+inline constexpr int kMaxManifoldPoints = 8;
+
 struct ContactPoint {
   Vec3 position = Vec3::Zero();    // midway between the witness points
   Vec3 normal = Vec3::UnitZ();     // unit, from geom A towards geom B

@@ -11,8 +11,6 @@
 
 namespace graspsim {
 
-inline constexpr int kMaxManifoldPoints = 8;
-
 // FNV-1a over the 32-bit words: the id of a touching feature pair.
 std::uint64_t feature_key(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d = 0);
 

@@ -136,10 +136,10 @@ void capsule_triangle(const Tri& t, const Vec3& p0, const Vec3& p1, double r, do
   if (best_d < end_d - 1e-9 * r) sphere_triangle(t, best, r, margin, feature_id(tri, 2), out);
 }
 
-Aabb bounds_of(const std::vector<Vec3>& pts, double margin) {
-  Aabb box;
+BoundingBox bounds_of(const std::vector<Vec3>& pts, double margin) {
+  BoundingBox box;
   for (const Vec3& p : pts) box.extend(p);
-  return Aabb(box.min() - Vec3::Constant(margin), box.max() + Vec3::Constant(margin));
+  return BoundingBox(box.min() - Vec3::Constant(margin), box.max() + Vec3::Constant(margin));
 }
 
 void piece_vs_mesh(const Mesh& mesh, const MeshBvh& bvh, const Piece& other, double margin,
@@ -219,7 +219,7 @@ bool mesh_against(const Model& model, const BvhCache& bvhs, int gm, const Pose& 
     case GeomType::Sphere: {
       const Vec3 c = X_MO.p;
       std::vector<int> tris;
-      bvh->query(Aabb(c - Vec3::Constant(o.size.x() + margin), c + Vec3::Constant(o.size.x() + margin)), tris);
+      bvh->query(BoundingBox(c - Vec3::Constant(o.size.x() + margin), c + Vec3::Constant(o.size.x() + margin)), tris);
       RoundContacts round;
       for (int t : tris) sphere_triangle(triangle(mesh, t), c, o.size.x(), margin, feature_id(t, 0), round);
       round.flush(out);

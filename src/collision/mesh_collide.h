@@ -26,8 +26,6 @@
 
 namespace graspsim {
 
-inline constexpr int kMaxManifoldPoints = 8;
-
 // Uses the precomputed trees of `bvhs` (built once per Model, see BvhCache); a TriangleMesh
 // whose tree is missing from the cache gets a temporary one.
 ContactSet collide_trimesh(const Model& model, const BvhCache& bvhs, int ga, const Pose& X_WA, int gb,

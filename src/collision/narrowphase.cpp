@@ -1,5 +1,7 @@
 #include "collision/narrowphase.h"
 
+#include "collision/mesh_collide.h"
+
 #include "collision/manifold.h"
 #include "collision/pairs.h"
 #include "core/error.h"
@@ -45,7 +47,10 @@ void collide_shapes(const ConvexShape& a, const ConvexShape& b, double margin, c
 }
 
 ContactSet collide_geoms(const Model& model, int ga, const Pose& X_WA, int gb, const Pose& X_WB, double margin,
-                         const CollideOptions& options) {
+                         const CollideOptions& options, const BvhCache* bvhs) {
+  if (model.geoms[ga].type == GeomType::TriangleMesh || model.geoms[gb].type == GeomType::TriangleMesh)
+    return bvhs ? collide_trimesh(model, *bvhs, ga, X_WA, gb, X_WB, margin)
+                : collide_trimesh(model, ga, X_WA, gb, X_WB, margin);
   ContactSet out;
   collide_shapes(make_shape(model, ga, X_WA), make_shape(model, gb, X_WB), margin, options, out);
   out.geom_a = ga;

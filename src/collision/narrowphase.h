@@ -23,12 +23,15 @@ struct CollideOptions {
   bool mpr = false;
 };
 
-// Contacts between geoms ga and gb at world poses X_WA, X_WB. Throws InputError for pairs
-// without a narrowphase (triangle meshes until they are wired in).
-ContactSet collide_geoms(const Model& model, int ga, const Pose& X_WA, int gb, const Pose& X_WB,
-                         double margin, const CollideOptions& options);
+class BvhCache;
 
-// The same for free-standing shapes (no Model), through the same table.
+// Contacts between geoms ga and gb at world poses X_WA, X_WB. Pairs with a triangle mesh go
+// to collide_trimesh, using the trees in `bvhs` when given (else temporary ones).
+ContactSet collide_geoms(const Model& model, int ga, const Pose& X_WA, int gb, const Pose& X_WB,
+                         double margin, const CollideOptions& options, const BvhCache* bvhs = nullptr);
+
+// The same for free-standing convex shapes (no Model), through the same table; throws
+// InputError for a cell without a function (triangle meshes need the Model: collide_geoms).
 void collide_shapes(const ConvexShape& a, const ConvexShape& b, double margin,
                     const CollideOptions& options, ContactSet& out);
 

@@ -9,7 +9,7 @@
 #include "core/error.h"
 #include "io/scene_fields.h"
 #include "io/scene_internal.h"
-#include "io/scene_mesh.h"
+#include "collision/mesh_io.h"
 
 namespace graspsim::scene_detail {
 namespace {
@@ -224,9 +224,9 @@ void read_mesh(const YamlNode& m, const std::string& section, const std::string&
     if ((scale.array() == 0.0).any()) throw InputError(s->loc.str() + ": key 'scale': must be nonzero");
   }
   try {
-    builder.add_mesh(load_scene_mesh(path.lexically_normal().string(), name, scale));
+    builder.add_mesh(load_mesh(path.lexically_normal().string(), name, scale));
   } catch (const InputError& e) {
-    throw InputError(m.loc.str() + ": " + section + ": " + e.what());
+    throw InputError(m.loc.str() + ": " + e.what());  // load_mesh names the mesh and its file
   }
 }
 

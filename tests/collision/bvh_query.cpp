@@ -43,7 +43,7 @@ TEST(Bvh, OrientedBoxQueriesMatchBruteForce) {
     }
     ASSERT_EQ(triangles_overlapping(*bunny, bvh, box), brute) << "query " << q;
     total += brute.size();
-    const Aabb aabb(box.centre - box.half, box.centre + box.half);
+    const BoundingBox aabb(box.centre - box.half, box.centre + box.half);
     std::vector<int> brute_aabb;
     for (int t = 0; t < bvh.triangle_count(); ++t)
       if (bvh.triangle_box(t).intersects(aabb)) brute_aabb.push_back(t);
@@ -63,7 +63,7 @@ TEST(Bvh, TreeTreePairsMatchBruteForce) {
   ta.query(tb, X_ab, got);
   for (int i = 0; i < ta.triangle_count(); ++i)
     for (int j = 0; j < tb.triangle_count(); ++j) {
-      const Aabb& bj = tb.triangle_box(j);
+      const BoundingBox& bj = tb.triangle_box(j);
       if (boxes_may_overlap(ta.triangle_box(i), Obb{X_ab * bj.center(), X_ab.R(), bj.sizes() / 2}))
         brute.emplace_back(i, j);
     }
