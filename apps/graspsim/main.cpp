@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/version.h"
+#include "io/contacts_report.h"
 #include "io/run.h"
 #include "io/scene.h"
 
@@ -77,6 +78,17 @@ int cmd_check(const SceneArgs& args) {
   return 0;
 }
 
+int cmd_contacts(const SceneArgs& args, const gs::ContactsReportOptions& options, bool json) {
+  const gs::Scene scene = gs::load_scene(args.path, args.sets);
+  const gs::State state = gs::make_state(*scene.model);
+  const nlohmann::json report = gs::contacts_report(*scene.model, state, options);
+  if (json)
+    std::printf("%s\n", report.dump(2).c_str());
+  else
+    std::printf("%s", gs::format_contacts_report(report).c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -95,6 +107,17 @@ int main(int argc, char** argv) {
   CLI::App* check = app.add_subcommand("check", "Load and validate a scene, then exit");
   add_scene_args(check, check_args);
 
+  SceneArgs contacts_args;
+  gs::ContactsReportOptions contacts_options;
+  bool contacts_json = false;
+  CLI::App* contacts = app.add_subcommand("contacts", "Print the contacts, signed distances and overlap volumes of the initial state");
+  add_scene_args(contacts, contacts_args);
+  contacts->add_flag("--json", contacts_json, "Print JSON instead of text");
+  contacts->add_option("--margin", contacts_options.margin, "Report contact points down to this separation (m)")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
+  contacts->add_option("--distance", contacts_options.distance, "Signed distances of pairs closer than this (m)")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -107,6 +130,7 @@ int main(int argc, char** argv) {
   try {
     if (*run) return cmd_run(run_args, duration, dt, out);
     if (*check) return cmd_check(check_args);
+    if (*contacts) return cmd_contacts(contacts_args, contacts_options, contacts_json);
   } catch (const gs::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;

@@ -122,3 +122,31 @@ TEST(Cli, DemoScenesRun) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Cli, ContactsReportsCornersDistancesAndOverlaps) {
+  const Result r = run_cli("contacts " + data("box_on_plane.yaml") + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto j = nlohmann::json::parse(r.output);
+  ASSERT_EQ(j["contacts"].size(), 1u);  // the ball hovers 2 cm above the box
+  const auto& c = j["contacts"][0];
+  EXPECT_EQ(c["geom_a"], "ground");
+  EXPECT_EQ(c["body_b"], "box");
+  ASSERT_EQ(c["points"].size(), 4u);  // the four bottom corners, 1 mm deep
+  for (const auto& p : c["points"]) EXPECT_NEAR(p["depth"].get<double>(), 1e-3, 1e-12);
+  bool found_ball = false;
+  for (const auto& d : j["distances"])
+    if (d["geom_a"] == "box_geom" && d["geom_b"] == "ball_geom") {
+      found_ball = true;
+      EXPECT_NEAR(d["distance"].get<double>(), 0.139 - 0.02 - 0.099, 1e-12);
+    }
+  EXPECT_TRUE(found_ball);
+  // Box ∩ ground is not a solid pair (a plane has no volume); nothing else overlaps.
+  EXPECT_EQ(j["overlaps"].size(), 0u);
+  const Result text = run_cli("contacts " + data("box_on_plane.yaml"));
+  EXPECT_EQ(text.exit_code, 0);
+  EXPECT_NE(text.output.find("ground (world) / box_geom (box)"), std::string::npos) << text.output;
+}
+
+}  // namespace
