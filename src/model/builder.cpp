@@ -26,7 +26,9 @@ void require_finite(double x, const std::string& w, const std::string& what) {
   require(std::isfinite(x), w, what + " is not finite (" + std::to_string(x) + ")");
 }
 
-// Bodies sorted so that every parent precedes its children; detects unknown parents and cycles.
+// Bodies in depth-first order (children in definition order): every parent precedes its
+// children and every subtree's dofs are contiguous, so each tree hanging from the world
+// owns one block of the mass matrix. Detects unknown parents and cycles.
 std::vector<const BodyDef*> topological_order(const std::vector<BodyDef>& defs) {
   std::map<std::string, const BodyDef*> by_name;
   for (const auto& d : defs) {
@@ -34,24 +36,27 @@ std::vector<const BodyDef*> topological_order(const std::vector<BodyDef>& defs) 
     require(d.name != "world", where("body", d.name, d.source), "the name 'world' is reserved");
     require(by_name.emplace(d.name, &d).second, where("body", d.name, d.source), "defined twice");
   }
-  for (const auto& d : defs)
+  std::map<std::string, std::vector<const BodyDef*>> children;
+  for (const auto& d : defs) {
     require(d.parent == "world" || by_name.count(d.parent), where("body", d.name, d.source),
             "unknown parent body '" + d.parent + "'");
+    children[d.parent].push_back(&d);
+  }
   std::vector<const BodyDef*> order;
-  std::set<std::string> placed{"world"};
-  while (order.size() < defs.size()) {
-    const size_t before = order.size();
+  std::vector<const BodyDef*> stack(children["world"].rbegin(), children["world"].rend());
+  while (!stack.empty()) {
+    const BodyDef* d = stack.back();
+    stack.pop_back();
+    order.push_back(d);
+    const auto& kids = children[d->name];
+    stack.insert(stack.end(), kids.rbegin(), kids.rend());
+  }
+  if (order.size() < defs.size()) {  // what the world does not reach hangs in a cycle
+    std::set<const BodyDef*> reached(order.begin(), order.end());
     for (const auto& d : defs)
-      if (!placed.count(d.name) && placed.count(d.parent)) {
-        order.push_back(&d);
-        placed.insert(d.name);
-      }
-    if (order.size() == before) {
-      for (const auto& d : defs)
-        if (!placed.count(d.name))
-          throw InputError(where("body", d.name, d.source) +
-                           ": its parent chain forms a cycle (through '" + d.parent + "')");
-    }
+      if (!reached.count(&d))
+        throw InputError(where("body", d.name, d.source) + ": its parent chain forms a cycle (through '" + d.parent +
+                         "')");
   }
   return order;
 }

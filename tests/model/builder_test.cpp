@@ -206,3 +206,29 @@ TEST(ModelBuilder, CollisionFilterKeepsWorldChildren) {
 
 }  // namespace
 }  // namespace graspsim
+
+namespace graspsim {
+namespace {
+
+TEST(ModelBuilder, SubtreesAreContiguousDepthFirst) {
+  // Declared breadth-first: a, b, then their children. Depth-first order keeps each
+  // subtree's dofs together: a, a1, a2, b, b1.
+  ModelBuilder builder;
+  for (auto [name, parent] : std::vector<std::pair<std::string, std::string>>{
+           {"a", "world"}, {"b", "world"}, {"a1", "a"}, {"b1", "b"}, {"a2", "a1"}}) {
+    BodyDef d;
+    d.name = name;
+    d.parent = parent;
+    d.joint.type = JointType::Revolute;
+    d.mass = 1.0;
+    d.inertia = Mat3::Identity();
+    builder.add_body(d);
+  }
+  auto m = builder.build();
+  std::vector<std::string> names;
+  for (int i = 1; i < m->nbody(); ++i) names.push_back(m->bodies[i].name);
+  EXPECT_EQ(names, (std::vector<std::string>{"a", "a1", "a2", "b", "b1"}));
+}
+
+}  // namespace
+}  // namespace graspsim
