@@ -15,10 +15,13 @@ class Sweeper {
   // Gauss-Seidel update of row i clamped to [lo, hi].
   void row(int i, double lo, double hi) {
     if (ops_.D[i] <= 0.0) return;  // a row that sees no dof and has no compliance
+    set(i, std::clamp(lambda_[i] - w(i) / ops_.D[i], lo, hi));
+  }
+
+  double w(int i) const {
     double jv = 0.0;
     for (SparseRows::InnerIterator it(p_.J, i); it; ++it) jv += it.value() * v_[it.col()];
-    const double w = jv + p_.compliance[i] * lambda_[i] - p_.target[i];
-    set(i, std::clamp(lambda_[i] - w / ops_.D[i], lo, hi));
+    return jv + p_.compliance[i] * lambda_[i] - p_.target[i];
   }
 
   void set(int i, double value) {
@@ -51,13 +54,18 @@ class Sweeper {
         break;
       }
       case FrictionTreatment::Polyhedral: {
-        for (int i : c.friction) row(i, 0.0, kInf);
-        VecX x(c.friction.size());
-        for (size_t k = 0; k < c.friction.size(); ++k) x[k] = lambda_[c.friction[k]];
-        if (x.sum() > bound) {
-          const VecX y = project_capped_simplex(x, bound);
-          for (size_t k = 0; k < c.friction.size(); ++k) set(c.friction[k], y[k]);
-        }
+        // One projected-gradient step on the contact's direction block with step 1/L,
+        // L = Σ D_i ≥ λ_max of the block: its fixed points are exactly the solutions of
+        // Stewart-Trinkle's LCP for this contact (the slack s is the simplex multiplier),
+        // which row-by-row updates followed by a projection would not guarantee.
+        const int k = static_cast<int>(c.friction.size());
+        double L = 0.0;
+        for (int i : c.friction) L += ops_.D[i];
+        if (L <= 0.0) break;
+        VecX y(k);
+        for (int a = 0; a < k; ++a) y[a] = lambda_[c.friction[a]] - w(c.friction[a]) / L;
+        y = project_capped_simplex(y, bound);
+        for (int a = 0; a < k; ++a) set(c.friction[a], y[a]);
         break;
       }
     }
