@@ -13,8 +13,8 @@
 namespace graspsim::spook {
 namespace {
 
-using testing::Particle;
-using testing::friction_impulse;
+using spook_test::Particle;
+using spook_test::friction_impulse;
 
 constexpr double kRel = 1e-12;
 

@@ -69,7 +69,13 @@ LcpResult solve_lcp_lemke(const MatX& M_in, const VecX& q_in, int max_pivots) {
   if (max_pivots < 0) max_pivots = 50 * n + 100;
   const VecX s = lcp_scaling(M_in);
   const MatX M = s.asDiagonal() * M_in * s.asDiagonal();
-  const VecX q = s.cwiseProduct(q_in);
+  // Contact LCPs are degenerate (q = 0 on every slack row, near-dependent rows), where the
+  // lexicographic rule alone proved fragile in floating point: pivot on q + δu with a
+  // tiny deterministic δu > 0 (generic, so the pivoting is non-degenerate), then polish
+  // the final basis on the true q.
+  VecX q = s.cwiseProduct(q_in);
+  const double delta = 1e-10 * std::max(1.0, q.cwiseAbs().maxCoeff());
+  for (int i = 0; i < n; ++i) q[i] += delta * (1.0 + std::fmod(0.6180339887498949 * (i + 1), 1.0));
 
   // Variables: w_i = i, z_j = n + j, z0 = 2n. Equations: w − M z − e z0 = q.
   const int z0 = 2 * n;
@@ -82,6 +88,7 @@ LcpResult solve_lcp_lemke(const MatX& M_in, const VecX& q_in, int max_pivots) {
     if (var < 2 * n) return -(Binv * M.col(var - n));
     return -(Binv * VecX::Ones(n));
   };
+  int entering = -1;
   auto pivot = [&](int r, const VecX& col) {
     const double p = col[r];
     const Eigen::RowVectorXd row = Binv.row(r) / p;
@@ -94,32 +101,48 @@ LcpResult solve_lcp_lemke(const MatX& M_in, const VecX& q_in, int max_pivots) {
     x[r] = xr;
   };
 
-  int r0 = 0;
-  q.minCoeff(&r0);
-  pivot(r0, column(z0));
-  basis[r0] = z0;
-  int entering = n + r0;  // complement of w_r0
+  // Lexicographic minimum-ratio test over rows with a positive pivot: ties in x_i/col_i
+  // are broken by the rows of B⁻¹/col_i (equivalent to perturbing q by (ε, ε², …)), which
+  // rules out cycling on the degenerate problems contact gives (zero q on slack rows); a
+  // tie that includes z0 ends the pivoting at once.
   const double pivot_tol = 1e-11;
+  auto leaving_row = [&](const VecX& col) {
+    std::vector<int> cand;
+    double best = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < n; ++i)
+      if (col[i] > pivot_tol) best = std::min(best, std::max(x[i], 0.0) / col[i]);
+    const double tie = 1e-12 * std::max(1.0, best);
+    for (int i = 0; i < n; ++i)
+      if (col[i] > pivot_tol && std::max(x[i], 0.0) / col[i] <= best + tie) cand.push_back(i);
+    for (int i : cand)
+      if (basis[i] == z0) return i;
+    for (int j = 0; j < n && cand.size() > 1; ++j) {
+      double lex = std::numeric_limits<double>::infinity();
+      for (int i : cand) lex = std::min(lex, Binv(i, j) / col[i]);
+      std::vector<int> keep;
+      for (int i : cand)
+        if (Binv(i, j) / col[i] <= lex + 1e-12 * std::max(1.0, std::abs(lex))) keep.push_back(i);
+      cand.swap(keep);
+    }
+    return cand.empty() ? -1 : cand.front();
+  };
+
+  // z0 enters at the row of the lexicographically smallest (q_i, B⁻¹_i·) = (q_i, e_iᵀ),
+  // i.e. the most negative q(ε) = q + (ε, ε², …): ties in q go to the largest index.
+  {
+    const double qmin = q.minCoeff();
+    int r0 = 0;
+    for (int i = 0; i < n; ++i)
+      if (q[i] <= qmin + 1e-12 * std::max(1.0, std::abs(qmin))) r0 = i;
+    pivot(r0, column(z0));
+    basis[r0] = z0;
+    entering = n + r0;  // complement of w_r0
+  }
   bool done = false;
   while (res.pivots < max_pivots) {
     ++res.pivots;
     const VecX col = column(entering);
-    int r = -1;
-    double best = std::numeric_limits<double>::infinity();
-    for (int i = 0; i < n; ++i) {
-      if (col[i] <= pivot_tol) continue;
-      const double t = std::max(x[i], 0.0) / col[i];
-      const double tie = 1e-12 * std::max(1.0, std::abs(best));
-      if (r < 0 || t < best - tie) {
-        r = i;
-        best = t;
-      } else if (t <= best + tie) {  // tie: leave with z0 (ends), else the larger pivot
-        if (basis[i] == z0 || (basis[r] != z0 && col[i] > col[r])) {
-          r = i;
-          best = std::min(best, t);
-        }
-      }
-    }
+    const int r = leaving_row(col);
     if (r < 0) break;  // ray termination
     const int leaving = basis[r];
     pivot(r, col);

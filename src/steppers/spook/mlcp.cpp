@@ -99,17 +99,23 @@ MlcpSolver::MlcpSolver(const Mlcp& p) : m_(static_cast<int>(p.A.rows())) {
       throw std::logic_error("spook::MlcpSolver: a friction bound refers to a row that is not a lower-bounded normal");
     return var_of_row[n];
   };
+  // |x| ≤ μ x_n as Stewart-Trinkle with the two directions ±: x = z⁺ − z⁻, z± ⊥ ±w + σ,
+  // σ ⊥ μ x_n − z⁺ − z⁻. (Shifting x = z − μ x_n instead makes the LCP matrix lose
+  // copositivity — negative diagonals — and Lemke then fails on some solvable problems.)
   for (int i : B_) {
     if (type_[i] != Type::Findex) continue;
     const int n = p.findex[i], kn = normal_var(n), pi = pos[i];
     const double mu = p.fmu[i];
-    const int k1 = new_var(pi, 1.0, 0.0), k2 = new_var(-1, 0.0, 2.0 * mu * p.lo[n]);
-    T.push_back({pi, k1, 1.0});
-    T.push_back({pi, kn, -mu});
-    x0_[pi] = -mu * p.lo[n];
-    E.push_back({k1, k2, 1.0});
-    E.push_back({k2, kn, 2.0 * mu});
-    E.push_back({k2, k1, -1.0});
+    const int kp = new_var(pi, 1.0, 0.0), km = new_var(pi, -1.0, 0.0);
+    const int ks = new_var(-1, 0.0, mu * p.lo[n]);
+    T.push_back({pi, kp, 1.0});
+    T.push_back({pi, km, -1.0});
+    x0_[pi] = 0.0;
+    E.push_back({kp, ks, 1.0});
+    E.push_back({km, ks, 1.0});
+    E.push_back({ks, kn, mu});
+    E.push_back({ks, kp, -1.0});
+    E.push_back({ks, km, -1.0});
   }
   for (const auto& g : p.poly) {
     const int kn = normal_var(g.normal);

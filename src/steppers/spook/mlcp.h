@@ -6,7 +6,7 @@
 //   lower  (lo finite, hi = +inf)        z = x − lo ≥ 0 ⊥ w ≥ 0
 //   upper  (lo = −inf, hi finite)        z = hi − x ≥ 0 ⊥ −w ≥ 0
 //   box    (lo < hi both finite)         z1 = x − lo ⊥ w + z2,  z2 ⊥ (hi − lo) − z1
-//   findex (|x| ≤ μ x_n, x_n a lower row) z1 = x + μ x_n ⊥ w + z2,  z2 ⊥ 2μ x_n − z1
+//   findex (|x| ≤ μ x_n, x_n a lower row) x = z⁺ − z⁻, z± ⊥ ±w + σ,  σ ⊥ μ x_n − z⁺ − z⁻
 //   polyhedral group (x_i ≥ 0, Σ x_i ≤ μ x_n; Stewart-Trinkle with the slack s)
 //                                        x_i ⊥ w_i + s,  s ⊥ μ x_n − Σ x_i
 // The reduction depends only on A and the bounds, so one MlcpSolver serves many b
