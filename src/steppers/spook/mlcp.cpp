@@ -60,6 +60,8 @@ MlcpSolver::MlcpSolver(const Mlcp& p) : m_(static_cast<int>(p.A.rows())) {
   std::vector<Entry> T, E;
   std::vector<int> var_of_row(m_, -1);
   x0_ = VecX::Zero(nB);
+  upper_var_.assign(nB, -1);
+  hi_ = VecX::Zero(nB);
   auto new_var = [&](int Lrow, double sign, double c) {
     L_row_.push_back(Lrow);
     L_sign_.conservativeResize(L_sign_.size() + 1);
@@ -86,6 +88,8 @@ MlcpSolver::MlcpSolver(const Mlcp& p) : m_(static_cast<int>(p.A.rows())) {
         const int k1 = new_var(pi, 1.0, 0.0), k2 = new_var(-1, 0.0, p.hi[i] - p.lo[i]);
         T.push_back({pi, k1, 1.0});
         x0_[pi] = p.lo[i];
+        upper_var_[pi] = k2;
+        hi_[pi] = p.hi[i];
         E.push_back({k1, k2, 1.0});
         E.push_back({k2, k1, -1.0});
         break;
@@ -150,7 +154,10 @@ VecX MlcpSolver::lcp_q(const VecX& b) const {
 
 VecX MlcpSolver::recover(const VecX& b, const VecX& z) const {
   VecX x = x_fixed_;
-  const VecX xB = x0_ + T_ * z;
+  VecX xB = x0_ + T_ * z;
+  // A box row whose upper multiplier is active sits exactly at hi (lo + (hi − lo) may round).
+  for (size_t a = 0; a < B_.size(); ++a)
+    if (upper_var_[a] >= 0 && z[upper_var_[a]] > 0.0) xB[a] = hi_[a];
   for (size_t a = 0; a < B_.size(); ++a) x[B_[a]] = xB[a];
   if (!F_.empty()) {
     const VecX xF = ldlt_FF_.solve(gather(b, F_) - A_Fx_fixed_ - A_FB_ * xB);

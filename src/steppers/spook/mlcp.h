@@ -54,6 +54,8 @@ class MlcpSolver {
   MatX Ared_;                   // Schur complement on B
   MatX T_;                      // x_B = x0 + T z
   VecX x0_;
+  std::vector<int> upper_var_;  // per B row: the box row's upper multiplier variable, or −1
+  VecX hi_;                     // per B row: its upper bound (box rows)
   std::vector<int> L_row_;      // per LCP variable: position in B of its w row, or −1
   VecX L_sign_, c_;             // its sign, and the constant term
   MatX E_;                      // extra couplings between LCP variables
