@@ -8,6 +8,7 @@
 
 #include <iostream>
 
+#include "core/error.h"
 #include "spook_test_util.h"
 
 namespace graspsim::spook {
@@ -131,6 +132,57 @@ TEST(SpookRandom, WarmStartAtTheSolutionStaysThere) {
       EXPECT_LE((warm.lambda - exact.lambda).lpNorm<Eigen::Infinity>(), tol) << to_string(s) << " seed " << seed;
     }
   }
+}
+
+}  // namespace
+}  // namespace graspsim::spook
+
+namespace graspsim::spook {
+namespace {
+
+TEST(SpookRandom, SplitConvergesToDirectWithFixedBoxFriction) {
+  // With fixed friction bounds the MLCP is a strictly convex QP and Split is block
+  // coordinate descent (exact normals block, one GS sweep on friction): the distance to the
+  // pivoting solution shrinks with the outer iterations. Compliance 0.1..1 keeps the
+  // contraction fast enough for 1e-8 at 400 outer iterations.
+  RandomSpec spec;
+  spec.treatment = FrictionTreatment::BoxFixed;
+  spec.log10_compliance_min = -1.0;
+  spec.log10_compliance_max = 0.0;
+  for (std::uint64_t seed = 0; seed < 10; ++seed) {
+    const Problem p = random_problem(seed, spec);
+    const Solution d = solve(p, SolverType::Direct, 1);
+    const double e4 = (solve(p, SolverType::Split, 4).lambda - d.lambda).norm();
+    const double e400 = (solve(p, SolverType::Split, 400).lambda - d.lambda).norm();
+    EXPECT_LE(e400, std::max(1e-8, 1e-3 * e4)) << "seed " << seed;
+    EXPECT_LE(e400, 1e-8 * (1.0 + d.lambda.norm())) << "seed " << seed;
+  }
+}
+
+TEST(SpookRandom, EmptyProblemReturnsTheFreeVelocity) {
+  Problem p;
+  p.nv = 3;
+  p.trees.push_back(spook_test::make_tree(0, MatX::Identity(3, 3)));
+  p.v_free = Vec3(1.0, -2.0, 3.0);
+  spook_test::RowBuilder rb(p);
+  rb.finish();
+  for (SolverType s : {SolverType::Direct, SolverType::Iterative, SolverType::Split, SolverType::DirectIterative}) {
+    const Solution sol = solve(p, s, 4);
+    EXPECT_EQ(sol.v, p.v_free) << to_string(s);
+    EXPECT_EQ(sol.lambda.size(), 0);
+    EXPECT_EQ(sol.residual, 0.0);
+  }
+}
+
+TEST(SpookRandom, MalformedProblemsAreRejected) {
+  Problem p = random_problem(1, RandomSpec{});
+  p.compliance[0] = -1.0;
+  EXPECT_THROW(solve(p, SolverType::Iterative, 4), std::invalid_argument);
+  p = random_problem(1, RandomSpec{});
+  p.contacts[0].friction.push_back(p.contacts[1].friction[0]);  // a row in two contacts
+  EXPECT_THROW(solve(p, SolverType::Iterative, 4), std::invalid_argument);
+  p = random_problem(1, RandomSpec{});
+  EXPECT_THROW(solve(p, SolverType::Iterative, 0), InputError);
 }
 
 }  // namespace
