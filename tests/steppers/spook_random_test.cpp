@@ -187,3 +187,35 @@ TEST(SpookRandom, MalformedProblemsAreRejected) {
 
 }  // namespace
 }  // namespace graspsim::spook
+
+namespace graspsim::spook {
+namespace {
+
+TEST(SpookRandom, OversizedIslandFallsBackToPgsAndIsReported) {
+  // 700 corner-like contacts on one particle: one island of 2100 rows, above the dense limit.
+  const spook_test::Particle part;
+  Problem p;
+  p.nv = 3;
+  p.trees.push_back(spook_test::make_tree(0, part.m * MatX::Identity(3, 3)));
+  p.v_free = Vec3(0.1, 0.0, -part.g * part.h);
+  spook_test::RowBuilder rb(p);
+  for (int i = 0; i < 700; ++i) {
+    ContactRows c;
+    c.mu = part.mu;
+    c.treatment = FrictionTreatment::BoxScaled;
+    c.normal = rb.add({{2, 1.0}}, RowKind::Normal, 0.0, 1e-3, 0.0, kInf);
+    c.friction = {rb.add({{0, 1.0}}, RowKind::Friction, 0.0, 1e-3, -kInf, kInf),
+                  rb.add({{1, 1.0}}, RowKind::Friction, 0.0, 1e-3, -kInf, kInf)};
+    p.contacts.push_back(c);
+  }
+  rb.finish();
+  const Solution sol = solve(p, SolverType::Direct, 1);
+  EXPECT_EQ(sol.direct_failures, 1);
+  // PGS stops the particle (the total normal impulse converges fast) but spreads the load
+  // over 700 redundant rows only slowly; the honest residual says so.
+  EXPECT_LT(std::abs(sol.v[2]), 1e-6 * part.g * part.h);
+  EXPECT_EQ(sol.residual, complementarity_residual(p, sol.lambda));
+}
+
+}  // namespace
+}  // namespace graspsim::spook

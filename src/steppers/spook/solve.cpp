@@ -12,6 +12,7 @@
 // complementary basis are kept across the outer iterations, so when the active set does not
 // change (the common case after the first iteration) (a) costs one LU back-substitution.
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -24,6 +25,9 @@ namespace {
 
 // Sweeps of PGS used when pivoting fails on an island (reported in direct_failures).
 constexpr int kFallbackSweeps = 200;
+// Islands are pivoted densely (O(rows²) memory, O(rows³) time): larger ones go to PGS
+// and are reported in direct_failures instead of exhausting memory.
+constexpr int kMaxDirectRows = 2000;
 
 VecX island_rhs(const Problem& p, const std::vector<int>& rows, const VecX& v_other) {
   VecX b(rows.size());
@@ -84,6 +88,10 @@ Mlcp island_mlcp(const Problem& p, const Operators& ops, const std::vector<int>&
 void direct(const Problem& p, const Operators& ops, bool cone_as_scaled_box, VecX& lambda,
             Solution& sol) {
   for (const std::vector<int>& rows : islands(p, ops)) {
+    if (static_cast<int>(rows.size()) > kMaxDirectRows) {
+      ++sol.direct_failures;
+      continue;
+    }
     MlcpSolver solver(island_mlcp(p, ops, rows, cone_as_scaled_box));
     VecX x;
     if (solver.solve(island_rhs(p, rows, p.v_free), x, sol.pivots)) {
@@ -108,7 +116,16 @@ void split(const Problem& p, const Operators& ops, int outer, VecX& lambda, Solu
     std::vector<int> rows;
     for (int r : island)
       if (p.kind[r] != RowKind::Friction) rows.push_back(r);
+    if (static_cast<int>(rows.size()) > kMaxDirectRows) {
+      ++sol.direct_failures;
+      continue;
+    }
     if (!rows.empty()) parts.push_back({rows, MlcpSolver(island_mlcp(p, ops, rows, true))});
+  }
+  if (sol.direct_failures > 0) {  // too large to pivot: the whole problem goes to PGS
+    VecX v = velocity_of(p, ops, lambda);
+    pgs_sweeps(p, ops, SweepRows::All, std::max(outer, kFallbackSweeps), lambda, v);
+    return;
   }
   VecX friction_only(p.nrows());
   for (int k = 0; k < outer; ++k) {
