@@ -1,9 +1,11 @@
 // Times spook::solve on synthetic stacks: columns of 10 boxes (free bodies, 6 dofs each)
 // resting on each other and on the ground, 4 corner contacts per box (normal + 2 tangents),
-// so each column is one island of 120 rows. Arguments: solver, number of boxes.
+// so each column is one island of 120 rows. Arguments: solver, number of boxes, warm start
+// (the previous solution as lambda_warm, as for a resting stack's next step).
 
 #include <benchmark/benchmark.h>
 
+#include <string>
 #include <vector>
 
 #include "steppers/spook/parameters.h"
@@ -78,14 +80,15 @@ Problem box_stacks(int boxes, FrictionTreatment friction) {
 void BM_Solve(benchmark::State& state) {
   const auto solver = static_cast<SolverType>(state.range(0));
   const int boxes = static_cast<int>(state.range(1));
-  const Problem p = box_stacks(boxes, solver == SolverType::Direct ? FrictionTreatment::BoxScaled
-                                                                   : FrictionTreatment::Cone);
+  Problem p = box_stacks(boxes, solver == SolverType::Direct ? FrictionTreatment::BoxScaled
+                                                             : FrictionTreatment::Cone);
+  if (state.range(2) != 0) p.lambda_warm = solve(p, solver, 16).lambda;  // a resting stack's next step
   Solution sol;
   for (auto _ : state) {
     sol = solve(p, solver, 16);
     benchmark::DoNotOptimize(sol.lambda.data());
   }
-  state.SetLabel(to_string(solver));
+  state.SetLabel(std::string(to_string(solver)) + (state.range(2) ? " warm" : " cold"));
   state.counters["rows"] = p.nrows();
   state.counters["residual"] = sol.residual;
 }
@@ -93,7 +96,8 @@ void BM_Solve(benchmark::State& state) {
 BENCHMARK(BM_Solve)
     ->ArgsProduct({{static_cast<int>(SolverType::Direct), static_cast<int>(SolverType::Iterative),
                     static_cast<int>(SolverType::Split), static_cast<int>(SolverType::DirectIterative)},
-                   {100, 1000}})
+                   {100, 1000},
+                   {0, 1}})
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -219,3 +219,26 @@ TEST(SpookRandom, OversizedIslandFallsBackToPgsAndIsReported) {
 
 }  // namespace
 }  // namespace graspsim::spook
+
+namespace graspsim::spook {
+namespace {
+
+TEST(SpookRandom, DirectWarmStartedAtItsSolutionNeedsNoPivots) {
+  // The active set guessed from the warm start is the solution's: one LU per island, no
+  // Lemke pivots, the same impulses up to rounding of a different elimination (1e-11).
+  RandomSpec spec;
+  spec.mixed_treatments = true;
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    Problem p = random_problem(seed, spec);
+    const Solution cold = solve(p, SolverType::Direct, 1);
+    p.lambda_warm = cold.lambda;
+    const Solution warm = solve(p, SolverType::Direct, 1);
+    EXPECT_EQ(warm.pivots, 0) << "seed " << seed;
+    EXPECT_LE((warm.lambda - cold.lambda).lpNorm<Eigen::Infinity>(), 1e-11 * (1.0 + cold.lambda.lpNorm<Eigen::Infinity>()))
+        << "seed " << seed;
+    EXPECT_LE(warm.residual, 1e-9);
+  }
+}
+
+}  // namespace
+}  // namespace graspsim::spook

@@ -199,6 +199,8 @@ bool LcpActiveSet::try_solve(const MatX& M, const VecX& q, VecX& z) const {
   const VecX w = M * z + q;
   for (int i = 0; i < q.size(); ++i)
     if (z[i] < -ztol || w[i] < -wtol) return false;
+  for (int i : basic_)  // a singular basis block may have been "solved" inaccurately
+    if (std::abs(w[i]) > 1e3 * wtol) return false;
   z = z.cwiseMax(0.0);
   return true;
 }

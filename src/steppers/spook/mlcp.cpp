@@ -1,5 +1,6 @@
 #include "steppers/spook/mlcp.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -37,7 +38,8 @@ MlcpSolver::MlcpSolver(const Mlcp& p) : m_(static_cast<int>(p.A.rows())) {
     else if (lo_inf) type_[i] = Type::Upper;
     else type_[i] = Type::Box;
   }
-  std::vector<int> pos(m_, -1);
+  std::vector<int>& pos = pos_;
+  pos.assign(m_, -1);
   for (int i = 0; i < m_; ++i) {
     if (type_[i] == Type::Free) F_.push_back(i);
     else if (type_[i] != Type::Fixed) pos[i] = static_cast<int>(B_.size()), B_.push_back(i);
@@ -76,16 +78,20 @@ MlcpSolver::MlcpSolver(const Mlcp& p) : m_(static_cast<int>(p.A.rows())) {
       case Type::Lower:
       case Type::Poly:
         var_of_row[i] = new_var(pi, 1.0, 0.0);
+        var_.push_back({type_[i] == Type::Poly ? VarKind::AboveZero : VarKind::AboveLo, i, p.lo[i]});
         T.push_back({pi, var_of_row[i], 1.0});
         x0_[pi] = type_[i] == Type::Poly ? 0.0 : p.lo[i];
         break;
       case Type::Upper:
         var_of_row[i] = new_var(pi, -1.0, 0.0);
+        var_.push_back({VarKind::BelowHi, i, p.hi[i]});
         T.push_back({pi, var_of_row[i], -1.0});
         x0_[pi] = p.hi[i];
         break;
       case Type::Box: {
         const int k1 = new_var(pi, 1.0, 0.0), k2 = new_var(-1, 0.0, p.hi[i] - p.lo[i]);
+        var_.push_back({VarKind::AboveLo, i, p.lo[i]});
+        var_.push_back({VarKind::AtHi, i, p.hi[i]});
         T.push_back({pi, k1, 1.0});
         x0_[pi] = p.lo[i];
         upper_var_[pi] = k2;
@@ -112,6 +118,9 @@ MlcpSolver::MlcpSolver(const Mlcp& p) : m_(static_cast<int>(p.A.rows())) {
     const double mu = p.fmu[i];
     const int kp = new_var(pi, 1.0, 0.0), km = new_var(pi, -1.0, 0.0);
     const int ks = new_var(-1, 0.0, mu * p.lo[n]);
+    var_.push_back({VarKind::AboveZero, i, 0.0});
+    var_.push_back({VarKind::BelowZero, i, 0.0});
+    var_.push_back({VarKind::AtCap, n, mu, {i}, true, {kp, km}});
     T.push_back({pi, kp, 1.0});
     T.push_back({pi, km, -1.0});
     x0_[pi] = 0.0;
@@ -124,6 +133,8 @@ MlcpSolver::MlcpSolver(const Mlcp& p) : m_(static_cast<int>(p.A.rows())) {
   for (const auto& g : p.poly) {
     const int kn = normal_var(g.normal);
     const int ks = new_var(-1, 0.0, g.mu * p.lo[g.normal]);
+    var_.push_back({VarKind::AtCap, g.normal, g.mu, g.rows, false, {}});
+    for (int r : g.rows) var_.back().vars.push_back(var_of_row[r]);
     E.push_back({ks, kn, g.mu});
     for (int r : g.rows) {
       E.push_back({ks, var_of_row[r], -1.0});
@@ -166,9 +177,55 @@ VecX MlcpSolver::recover(const VecX& b, const VecX& z) const {
   return x;
 }
 
-bool MlcpSolver::solve(const VecX& b, VecX& x, int& pivots) {
+std::vector<int> MlcpSolver::basis_from(const VecX& x, const VecX& b) const {
+  const double tol = 1e-12 * std::max(1.0, x.cwiseAbs().maxCoeff());
+  // Row residuals of the guess decide the degenerate case of a zero Coulomb cap.
+  const VecX xB = gather(x, B_);
+  VecX b_red = gather(b, B_) - A_Bx_fixed_;
+  if (!F_.empty()) b_red -= A_BF_ * ldlt_FF_.solve(gather(b, F_) - A_Fx_fixed_);
+  const VecX wB = Ared_ * xB - b_red;
+  std::vector<char> in(var_.size(), 0);
+  for (int k = 0; k < static_cast<int>(var_.size()); ++k) {
+    const Var& v = var_[k];
+    switch (v.kind) {
+      case VarKind::AboveLo: in[k] = x[v.row] > v.value + tol; break;
+      case VarKind::BelowHi: in[k] = x[v.row] < v.value - tol; break;
+      case VarKind::AtHi: in[k] = x[v.row] >= v.value - tol; break;
+      case VarKind::AboveZero: in[k] = x[v.row] > tol; break;
+      case VarKind::BelowZero: in[k] = x[v.row] < -tol; break;
+      case VarKind::AtCap: {
+        double load = 0.0;
+        for (int r : v.rows) load += v.absolute ? std::abs(x[r]) : x[r];
+        const double cap = v.value * x[v.row];
+        if (cap > tol) {
+          in[k] = load >= cap - tol;
+          break;
+        }
+        // Zero cap (separated contact): the multiplier carries the row velocity, together
+        // with the (zero) friction variable that velocity pushes against.
+        if (v.absolute) {
+          const double w = wB[pos_[v.rows[0]]];
+          if (std::abs(w) > tol) in[k] = 1, in[v.vars[w < 0.0 ? 0 : 1]] = 1;
+        } else {
+          int arg = 0;
+          for (int a = 1; a < static_cast<int>(v.rows.size()); ++a)
+            if (wB[pos_[v.rows[a]]] < wB[pos_[v.rows[arg]]]) arg = a;
+          if (wB[pos_[v.rows[arg]]] < -tol) in[k] = 1, in[v.vars[arg]] = 1;
+        }
+        break;
+      }
+    }
+  }
+  std::vector<int> basic;
+  for (int k = 0; k < static_cast<int>(var_.size()); ++k)
+    if (in[k]) basic.push_back(k);
+  return basic;
+}
+
+bool MlcpSolver::solve(const VecX& b, VecX& x, int& pivots, const VecX* guess) {
   const VecX q = lcp_q(b);
   VecX z;
+  if (active_.empty() && guess != nullptr && guess->size() == m_) active_.set(M_, basis_from(*guess, b));
   if (active_.try_solve(M_, q, z)) {
     x = recover(b, z);
     return true;

@@ -36,17 +36,31 @@ class MlcpSolver {
  public:
   explicit MlcpSolver(const Mlcp& mlcp);
   // Solves for right-hand side b. Returns false if pivoting failed (x untouched then).
-  // `pivots` accumulates Lemke pivots (0 when the remembered basis was still valid).
-  bool solve(const VecX& b, VecX& x, int& pivots);
+  // `pivots` accumulates Lemke pivots (0 when the remembered basis was still valid). The
+  // first call may pass a guess of x (the previous step's impulses): its active set is
+  // tried before pivoting, so a persistent contact configuration costs one LU.
+  bool solve(const VecX& b, VecX& x, int& pivots, const VecX* guess = nullptr);
 
  private:
   enum class Type { Free, Fixed, Lower, Upper, Box, Findex, Poly };
+  // How each LCP variable relates to x, to guess a complementary basis from an x.
+  enum class VarKind { AboveLo, BelowHi, AtHi, AboveZero, BelowZero, AtCap };
+  struct Var {
+    VarKind kind;
+    int row;                   // the row it describes (AtCap: the normal)
+    double value;              // lo, hi, or μ (AtCap)
+    std::vector<int> rows{};   // AtCap: the bounded rows
+    bool absolute = false;     // AtCap: bound on |x| (findex) rather than Σx (polyhedral)
+    std::vector<int> vars{};   // AtCap: the LCP variables of the bounded rows (z⁺, z⁻ or β)
+  };
+  std::vector<int> basis_from(const VecX& x, const VecX& b) const;
   VecX lcp_q(const VecX& b) const;
   VecX recover(const VecX& b, const VecX& z) const;
 
   int m_ = 0;
   std::vector<Type> type_;
   std::vector<int> F_, B_;      // free rows; rows carried by LCP variables (local indices)
+  std::vector<int> pos_;        // (m) position of a row in B_, or −1
   VecX x_fixed_;                // (m) values of fixed rows, 0 elsewhere
   MatX A_FB_, A_BF_, A_BB_;     // blocks of A
   VecX A_Fx_fixed_, A_Bx_fixed_;  // A_F· x_fixed, A_B· x_fixed
@@ -60,6 +74,7 @@ class MlcpSolver {
   VecX L_sign_, c_;             // its sign, and the constant term
   MatX E_;                      // extra couplings between LCP variables
   MatX M_;                      // the LCP matrix
+  std::vector<Var> var_;        // per LCP variable
   LcpActiveSet active_;
 };
 

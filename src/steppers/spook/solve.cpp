@@ -29,6 +29,12 @@ constexpr int kFallbackSweeps = 200;
 // and are reported in direct_failures instead of exhausting memory.
 constexpr int kMaxDirectRows = 2000;
 
+VecX gather(const VecX& x, const std::vector<int>& rows) {
+  VecX out(rows.size());
+  for (size_t a = 0; a < rows.size(); ++a) out[a] = x[rows[a]];
+  return out;
+}
+
 VecX island_rhs(const Problem& p, const std::vector<int>& rows, const VecX& v_other) {
   VecX b(rows.size());
   for (size_t a = 0; a < rows.size(); ++a) {
@@ -87,6 +93,7 @@ Mlcp island_mlcp(const Problem& p, const Operators& ops, const std::vector<int>&
 
 void direct(const Problem& p, const Operators& ops, bool cone_as_scaled_box, VecX& lambda,
             Solution& sol) {
+  const bool has_warm = p.lambda_warm.size() == p.nrows();
   for (const std::vector<int>& rows : islands(p, ops)) {
     if (static_cast<int>(rows.size()) > kMaxDirectRows) {
       ++sol.direct_failures;
@@ -94,7 +101,8 @@ void direct(const Problem& p, const Operators& ops, bool cone_as_scaled_box, Vec
     }
     MlcpSolver solver(island_mlcp(p, ops, rows, cone_as_scaled_box));
     VecX x;
-    if (solver.solve(island_rhs(p, rows, p.v_free), x, sol.pivots)) {
+    const VecX guess = gather(lambda, rows);
+    if (solver.solve(island_rhs(p, rows, p.v_free), x, sol.pivots, has_warm ? &guess : nullptr)) {
       for (size_t a = 0; a < rows.size(); ++a) lambda[rows[a]] = x[a];
     } else {
       ++sol.direct_failures;
@@ -107,6 +115,7 @@ void direct(const Problem& p, const Operators& ops, bool cone_as_scaled_box, Vec
 }
 
 void split(const Problem& p, const Operators& ops, int outer, VecX& lambda, Solution& sol) {
+  const bool has_warm = p.lambda_warm.size() == p.nrows();
   struct Part {
     std::vector<int> rows;  // non-friction rows of one island
     MlcpSolver solver;
@@ -133,7 +142,9 @@ void split(const Problem& p, const Operators& ops, int outer, VecX& lambda, Solu
     const VecX v_with_friction = velocity_of(p, ops, friction_only);
     for (Part& part : parts) {
       VecX x;
-      if (part.solver.solve(island_rhs(p, part.rows, v_with_friction), x, sol.pivots)) {
+      const VecX guess = gather(lambda, part.rows);
+      if (part.solver.solve(island_rhs(p, part.rows, v_with_friction), x, sol.pivots,
+                            k == 0 && has_warm ? &guess : nullptr)) {
         for (size_t a = 0; a < part.rows.size(); ++a) lambda[part.rows[a]] = x[a];
       } else {
         ++sol.direct_failures;  // keep the previous normals for this outer iteration
