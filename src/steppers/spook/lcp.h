@@ -3,13 +3,19 @@
 //
 // Lemke's complementary pivoting with the covering vector e = (1, …, 1) on a diagonally
 // scaled copy (z = S z̃, w̃ = S w, S > 0 chosen so that M̃ has unit diagonal where M has a
-// diagonal, which makes the covering vector meaningful across units). Why Lemke: unlike
-// Dantzig/ODE pivoting it needs neither symmetry nor a P-matrix, so one algorithm covers
-// box rows, bounds that follow the normal (findex) and Stewart-Trinkle's polyhedral cone,
-// whose LCP is non-symmetric but copositive-plus with compliance, where Lemke is proven to
-// terminate with a solution. The tableau inverse is updated by rank-one pivots (O(n²) per
-// pivot); at the end the solution is recomputed from the final complementary basis with a
-// fresh LU ("polish"), so rounding accumulated over the pivots does not remain.
+// diagonal, which makes the covering vector meaningful across units).
+// Why Lemke: unlike Dantzig/ODE pivoting it needs neither symmetry nor a P-matrix, so one
+// algorithm covers box rows, Coulomb bounds that follow the normal and Stewart-Trinkle's
+// polyhedral cone. mlcp.h writes box rows with an upper multiplier and Coulomb bounds in
+// Stewart-Trinkle form, so the LCP matrix stays copositive with zᵀq ≥ 0 on {z ≥ 0,
+// Mz ≥ 0, zᵀMz = 0} when A is positive definite (SPOOK compliance) — the setting in which
+// Lemke is known to end with a solution rather than a ray (Stewart & Trinkle; Anitescu &
+// Potra). Observed: no failure on the random tests; an earlier shifted form for the
+// Coulomb bounds (x = z − μ x_n) lost copositivity and did fail.
+// Numerics: contact LCPs are degenerate (q = 0 on every slack row), so pivoting runs on
+// q + δu with a tiny deterministic δu > 0 and a lexicographic ratio test; the rank-one
+// updated tableau inverse costs O(n²) per pivot; the final complementary basis is then
+// re-solved with a fresh LU on the true q ("polish"), which leaves only rounding.
 
 #include <Eigen/LU>
 #include <vector>

@@ -116,7 +116,7 @@ VecX row_residual(const Problem& p, const VecX& v, const VecX& lambda) {
   return p.J * v + p.compliance.cwiseProduct(lambda) - p.target;
 }
 
-std::vector<std::vector<int>> islands(const Problem& p, const Operators& ops) {
+std::vector<std::vector<int>> islands(const Problem& p) {
   const int n = p.nrows();
   const std::vector<int> tree_of = dof_to_tree(p);
   std::vector<int> parent(n);
@@ -132,7 +132,6 @@ std::vector<std::vector<int>> islands(const Problem& p, const Operators& ops) {
     }
   for (const ContactRows& c : p.contacts)
     for (int r : c.friction) unite(r, c.normal);
-  (void)ops;
   std::vector<int> island_of_root(n, -1);
   std::vector<std::vector<int>> out;
   for (int i = 0; i < n; ++i) {
@@ -168,6 +167,7 @@ namespace {
 double clamp(double x, double lo, double hi) { return std::min(std::max(x, lo), hi); }
 
 double box_row_residual(double lambda, double w, double D, double lo, double hi) {
+  if (D <= 0.0) return 0.0;  // a row that sees no dof and has no compliance: no equation
   return D * std::abs(lambda - clamp(lambda - w / D, lo, hi));
 }
 

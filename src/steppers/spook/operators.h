@@ -29,7 +29,7 @@ VecX row_residual(const Problem& problem, const VecX& v, const VecX& lambda);
 // Connected components of rows: two rows are coupled when they touch a common tree or
 // belong to the same contact. Rows sorted ascending within an island; islands ordered by
 // their first row.
-std::vector<std::vector<int>> islands(const Problem& problem, const Operators& ops);
+std::vector<std::vector<int>> islands(const Problem& problem);
 
 // Dense A restricted to `rows` (rows × rows), including the compliance diagonal.
 MatX dense_delassus(const Problem& problem, const Operators& ops, const std::vector<int>& rows);

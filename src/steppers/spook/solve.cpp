@@ -94,7 +94,7 @@ Mlcp island_mlcp(const Problem& p, const Operators& ops, const std::vector<int>&
 void direct(const Problem& p, const Operators& ops, bool cone_as_scaled_box, VecX& lambda,
             Solution& sol) {
   const bool has_warm = p.lambda_warm.size() == p.nrows();
-  for (const std::vector<int>& rows : islands(p, ops)) {
+  for (const std::vector<int>& rows : islands(p)) {
     if (static_cast<int>(rows.size()) > kMaxDirectRows) {
       ++sol.direct_failures;
       continue;
@@ -121,7 +121,7 @@ void split(const Problem& p, const Operators& ops, int outer, VecX& lambda, Solu
     MlcpSolver solver;
   };
   std::vector<Part> parts;
-  for (const std::vector<int>& island : islands(p, ops)) {
+  for (const std::vector<int>& island : islands(p)) {
     std::vector<int> rows;
     for (int r : island)
       if (p.kind[r] != RowKind::Friction) rows.push_back(r);
