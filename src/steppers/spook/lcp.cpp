@@ -1,0 +1,208 @@
+#include "steppers/spook/lcp.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace graspsim::spook {
+namespace {
+
+// Scales making M̃ = S M S unit-diagonal where M_ii > 0; a variable without a diagonal
+// (a slack) gets the geometric mean of its row and column couplings so those become O(1).
+VecX lcp_scaling(const MatX& M) {
+  const int n = static_cast<int>(M.rows());
+  VecX s = VecX::Ones(n);
+  std::vector<bool> has_diag(n, false);
+  const double tiny = 1e-300;
+  for (int i = 0; i < n; ++i)
+    if (M(i, i) > tiny) {
+      s[i] = 1.0 / std::sqrt(M(i, i));
+      has_diag[i] = true;
+    }
+  for (int i = 0; i < n; ++i) {
+    if (has_diag[i]) continue;
+    double r = 0.0, c = 0.0;
+    for (int j = 0; j < n; ++j)
+      if (has_diag[j]) {
+        r = std::max(r, std::abs(M(i, j)) * s[j]);
+        c = std::max(c, std::abs(M(j, i)) * s[j]);
+      }
+    if (r > tiny && c > tiny) s[i] = 1.0 / std::sqrt(r * c);
+  }
+  return s;
+}
+
+// Solves M_SS z_S = −q_S; false if the block is singular or the result is not finite.
+bool solve_on_set(const MatX& M, const VecX& q, const std::vector<int>& S, VecX& z) {
+  const int m = static_cast<int>(S.size());
+  z = VecX::Zero(M.rows());
+  if (m == 0) return true;
+  MatX Mss(m, m);
+  VecX qs(m);
+  for (int a = 0; a < m; ++a) {
+    qs[a] = q[S[a]];
+    for (int b = 0; b < m; ++b) Mss(a, b) = M(S[a], S[b]);
+  }
+  const VecX zs = Mss.partialPivLu().solve(-qs);
+  if (!zs.allFinite()) return false;
+  for (int a = 0; a < m; ++a) z[S[a]] = std::max(zs[a], 0.0);
+  return true;
+}
+
+}  // namespace
+
+double lcp_residual(const MatX& M, const VecX& q, const VecX& z) {
+  const VecX w = M * z + q;
+  double r = 0.0;
+  for (int i = 0; i < z.size(); ++i) r = std::max(r, std::abs(std::min(z[i], w[i])));
+  return r;
+}
+
+LcpResult solve_lcp_lemke(const MatX& M_in, const VecX& q_in, int max_pivots) {
+  const int n = static_cast<int>(q_in.size());
+  LcpResult res;
+  res.z = VecX::Zero(n);
+  if (n == 0 || q_in.minCoeff() >= 0.0) {
+    res.ok = true;
+    return res;
+  }
+  if (max_pivots < 0) max_pivots = 50 * n + 100;
+  const VecX s = lcp_scaling(M_in);
+  const MatX M = s.asDiagonal() * M_in * s.asDiagonal();
+  // Contact LCPs are degenerate (q = 0 on every slack row, near-dependent rows), where the
+  // lexicographic rule alone proved fragile in floating point: pivot on q + δu with a
+  // tiny deterministic δu > 0 (generic, so the pivoting is non-degenerate), then polish
+  // the final basis on the true q.
+  VecX q = s.cwiseProduct(q_in);
+  const double delta = 1e-10 * std::max(1.0, q.cwiseAbs().maxCoeff());
+  for (int i = 0; i < n; ++i) q[i] += delta * (1.0 + std::fmod(0.6180339887498949 * (i + 1), 1.0));
+
+  // Variables: w_i = i, z_j = n + j, z0 = 2n. Equations: w − M z − e z0 = q.
+  const int z0 = 2 * n;
+  std::vector<int> basis(n);
+  for (int i = 0; i < n; ++i) basis[i] = i;
+  MatX Binv = MatX::Identity(n, n);
+  VecX x = q;  // values of the basic variables
+  auto column = [&](int var) -> VecX {
+    if (var < n) return Binv.col(var);
+    if (var < 2 * n) return -(Binv * M.col(var - n));
+    return -(Binv * VecX::Ones(n));
+  };
+  int entering = -1;
+  auto pivot = [&](int r, const VecX& col) {
+    const double p = col[r];
+    const Eigen::RowVectorXd row = Binv.row(r) / p;
+    const double xr = x[r] / p;
+    VecX c = col;
+    c[r] = 0.0;
+    Binv.noalias() -= c * row;
+    x -= c * xr;
+    Binv.row(r) = row;
+    x[r] = xr;
+  };
+
+  // Lexicographic minimum-ratio test over rows with a positive pivot: ties in x_i/col_i
+  // are broken by the rows of B⁻¹/col_i (equivalent to perturbing q by (ε, ε², …)), which
+  // rules out cycling on the degenerate problems contact gives (zero q on slack rows); a
+  // tie that includes z0 ends the pivoting at once.
+  const double pivot_tol = 1e-11;
+  auto leaving_row = [&](const VecX& col) {
+    std::vector<int> cand;
+    double best = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < n; ++i)
+      if (col[i] > pivot_tol) best = std::min(best, std::max(x[i], 0.0) / col[i]);
+    const double tie = 1e-12 * std::max(1.0, best);
+    for (int i = 0; i < n; ++i)
+      if (col[i] > pivot_tol && std::max(x[i], 0.0) / col[i] <= best + tie) cand.push_back(i);
+    for (int i : cand)
+      if (basis[i] == z0) return i;
+    for (int j = 0; j < n && cand.size() > 1; ++j) {
+      double lex = std::numeric_limits<double>::infinity();
+      for (int i : cand) lex = std::min(lex, Binv(i, j) / col[i]);
+      std::vector<int> keep;
+      for (int i : cand)
+        if (Binv(i, j) / col[i] <= lex + 1e-12 * std::max(1.0, std::abs(lex))) keep.push_back(i);
+      cand.swap(keep);
+    }
+    return cand.empty() ? -1 : cand.front();
+  };
+
+  // z0 enters at the row of the lexicographically smallest (q_i, B⁻¹_i·) = (q_i, e_iᵀ),
+  // i.e. the most negative q(ε) = q + (ε, ε², …): ties in q go to the largest index.
+  {
+    const double qmin = q.minCoeff();
+    int r0 = 0;
+    for (int i = 0; i < n; ++i)
+      if (q[i] <= qmin + 1e-12 * std::max(1.0, std::abs(qmin))) r0 = i;
+    pivot(r0, column(z0));
+    basis[r0] = z0;
+    entering = n + r0;  // complement of w_r0
+  }
+  bool done = false;
+  while (res.pivots < max_pivots) {
+    ++res.pivots;
+    const VecX col = column(entering);
+    const int r = leaving_row(col);
+    if (r < 0) break;  // ray termination
+    const int leaving = basis[r];
+    pivot(r, col);
+    basis[r] = entering;
+    if (leaving == z0) {
+      done = true;
+      break;
+    }
+    entering = leaving < n ? leaving + n : leaving - n;
+  }
+  if (!done) return res;
+
+  VecX zt = VecX::Zero(n);
+  for (int i = 0; i < n; ++i)
+    if (basis[i] >= n && basis[i] < 2 * n) {
+      zt[basis[i] - n] = std::max(x[i], 0.0);
+      res.basic.push_back(basis[i] - n);
+    }
+  std::sort(res.basic.begin(), res.basic.end());
+  res.z = s.cwiseProduct(zt);
+  VecX polished;
+  if (solve_on_set(M_in, q_in, res.basic, polished) &&
+      lcp_residual(M_in, q_in, polished) <= lcp_residual(M_in, q_in, res.z))
+    res.z = polished;
+  res.ok = true;
+  return res;
+}
+
+void LcpActiveSet::set(const MatX& M, std::vector<int> basic) {
+  basic_ = std::move(basic);
+  const int m = static_cast<int>(basic_.size());
+  MatX Mss(m, m);
+  for (int a = 0; a < m; ++a)
+    for (int b = 0; b < m; ++b) Mss(a, b) = M(basic_[a], basic_[b]);
+  lu_.compute(Mss);
+  valid_ = true;
+}
+
+bool LcpActiveSet::try_solve(const MatX& M, const VecX& q, VecX& z) const {
+  if (!valid_) return false;
+  const int m = static_cast<int>(basic_.size());
+  z = VecX::Zero(q.size());
+  if (m > 0) {
+    VecX qs(m);
+    for (int a = 0; a < m; ++a) qs[a] = q[basic_[a]];
+    const VecX zs = lu_.solve(-qs);
+    if (!zs.allFinite()) return false;
+    for (int a = 0; a < m; ++a) z[basic_[a]] = zs[a];
+  }
+  // Feasibility with a tolerance relative to the problem's scale (rounding only).
+  const double scale = std::max(1.0, q.cwiseAbs().maxCoeff());
+  const double wtol = 1e-13 * scale;
+  const double ztol = 1e-12 * std::max(1.0, z.cwiseAbs().maxCoeff());
+  const VecX w = M * z + q;
+  for (int i = 0; i < q.size(); ++i)
+    if (z[i] < -ztol || w[i] < -wtol) return false;
+  for (int i : basic_)  // a singular basis block may have been "solved" inaccurately
+    if (std::abs(w[i]) > 1e3 * wtol) return false;
+  z = z.cwiseMax(0.0);
+  return true;
+}
+
+}  // namespace graspsim::spook

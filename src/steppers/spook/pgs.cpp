@@ -1,0 +1,116 @@
+#include "steppers/spook/pgs.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+namespace graspsim::spook {
+namespace {
+
+class Sweeper {
+ public:
+  Sweeper(const Problem& p, const Operators& ops, VecX& lambda, VecX& v)
+      : p_(p), ops_(ops), lambda_(lambda), v_(v) {}
+
+  // Gauss-Seidel update of row i clamped to [lo, hi].
+  void row(int i, double lo, double hi) {
+    if (ops_.D[i] <= 0.0) return;  // a row that sees no dof and has no compliance
+    set(i, std::clamp(lambda_[i] - w(i) / ops_.D[i], lo, hi));
+  }
+
+  double w(int i) const {
+    double jv = 0.0;
+    for (SparseRows::InnerIterator it(p_.J, i); it; ++it) jv += it.value() * v_[it.col()];
+    return jv + p_.compliance[i] * lambda_[i] - p_.target[i];
+  }
+
+  void set(int i, double value) {
+    const double delta = value - lambda_[i];
+    if (delta == 0.0) return;
+    lambda_[i] = value;
+    for (SparseRows::InnerIterator it(ops_.W, i); it; ++it) v_[it.col()] += it.value() * delta;
+  }
+
+  void contact(const ContactRows& c, bool with_normal) {
+    if (with_normal) row(c.normal, p_.lo[c.normal], p_.hi[c.normal]);
+    const double bound = friction_bound(c.mu, lambda_[c.normal]);
+    switch (c.treatment) {
+      case FrictionTreatment::BoxFixed:
+        for (int i : c.friction) row(i, p_.lo[i], p_.hi[i]);
+        break;
+      case FrictionTreatment::BoxScaled:
+        for (int i : c.friction) row(i, -bound, bound);
+        break;
+      case FrictionTreatment::Cone: {
+        const int a = c.friction[0], b = c.friction[1];
+        row(a, -kInf, kInf);
+        row(b, -kInf, kInf);
+        const double norm = std::hypot(lambda_[a], lambda_[b]);
+        if (norm > bound) {
+          const double scale = bound / norm;
+          set(a, lambda_[a] * scale);
+          set(b, lambda_[b] * scale);
+        }
+        break;
+      }
+      case FrictionTreatment::Polyhedral: {
+        // One projected-gradient step on the contact's direction block with step 1/L,
+        // L = Σ D_i ≥ λ_max of the block: its fixed points are exactly the solutions of
+        // Stewart-Trinkle's LCP for this contact (the slack s is the simplex multiplier),
+        // which row-by-row updates followed by a projection would not guarantee.
+        const int k = static_cast<int>(c.friction.size());
+        double L = 0.0;
+        for (int i : c.friction) L += ops_.D[i];
+        if (L <= 0.0) break;
+        VecX y(k);
+        for (int a = 0; a < k; ++a) y[a] = lambda_[c.friction[a]] - w(c.friction[a]) / L;
+        y = project_capped_simplex(y, bound);
+        for (int a = 0; a < k; ++a) set(c.friction[a], y[a]);
+        break;
+      }
+    }
+  }
+
+ private:
+  const Problem& p_;
+  const Operators& ops_;
+  VecX& lambda_;
+  VecX& v_;
+};
+
+}  // namespace
+
+VecX project_capped_simplex(const VecX& x, double cap) {
+  VecX y = x.cwiseMax(0.0);
+  if (y.sum() <= cap) return y;
+  if (cap <= 0.0) return VecX::Zero(x.size());
+  // Projection onto the simplex {y ≥ 0, Σy = cap}: y = max(x − θ, 0) with θ from the
+  // sorted values (Held, Wolfe & Crowder).
+  std::vector<double> s(x.data(), x.data() + x.size());
+  std::sort(s.begin(), s.end(), std::greater<>());
+  double cumulative = 0.0, theta = 0.0;
+  for (size_t k = 0; k < s.size(); ++k) {
+    cumulative += s[k];
+    const double t = (cumulative - cap) / static_cast<double>(k + 1);
+    if (k == 0 || s[k] - t > 0.0) theta = t;
+  }
+  return (x.array() - theta).cwiseMax(0.0).matrix();
+}
+
+void pgs_sweeps(const Problem& p, const Operators& ops, SweepRows rows, int sweeps, VecX& lambda,
+                VecX& v) {
+  Sweeper sweeper(p, ops, lambda, v);
+  const bool all = rows == SweepRows::All;
+  for (int s = 0; s < sweeps; ++s) {
+    for (int i = 0; i < p.nrows(); ++i) {
+      const int c = ops.contact_of_row[i];
+      if (c < 0) {
+        if (all) sweeper.row(i, p.lo[i], p.hi[i]);
+      } else if (p.contacts[c].normal == i) {
+        sweeper.contact(p.contacts[c], all);
+      }
+    }
+  }
+}
+
+}  // namespace graspsim::spook

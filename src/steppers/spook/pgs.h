@@ -1,0 +1,21 @@
+#pragma once
+// Projected Gauss-Seidel in velocity space, matrix-free: each row update reads J_i·v⁺ and
+// writes v⁺ += W_i Δλ_i (W_i = M⁻¹ J_iᵀ), so one sweep costs O(nnz(J) + nnz(W)).
+// Contacts are processed as a unit: the normal, then its friction rows, then the friction
+// projection of the contact's treatment (box, scaled box, disk μλ_n, or the capped simplex
+// {λ ≥ 0, Σλ ≤ μλ_n} of the polyhedral cone) using the contact's current normal impulse.
+
+#include "steppers/spook/operators.h"
+
+namespace graspsim::spook {
+
+enum class SweepRows { All, FrictionOnly };
+
+// Runs `sweeps` sweeps; lambda and v (= v_free + Wᵀλ on entry) are updated together.
+void pgs_sweeps(const Problem& problem, const Operators& ops, SweepRows rows, int sweeps,
+                VecX& lambda, VecX& v);
+
+// Euclidean projection of x onto {y ≥ 0, Σ y ≤ cap} (cap ≥ 0).
+VecX project_capped_simplex(const VecX& x, double cap);
+
+}  // namespace graspsim::spook

@@ -1,0 +1,244 @@
+// Seeded random problems: the pivoting solver's exactness, PGS convergence towards it,
+// Split = Direct without friction, island independence and warm starts.
+// Impulses and velocities are O(1) in these problems (A_ii ~ 1, targets ~ 1), so absolute
+// tolerances are relative ones; 1e-9 leaves ~6 orders for the conditioning (compliance
+// down to 1e-4) over the 1e-16 rounding of the polished final basis.
+
+#include <gtest/gtest.h>
+
+#include <iostream>
+
+#include "core/error.h"
+#include "spook_test_util.h"
+
+namespace graspsim::spook {
+namespace {
+
+using spook_test::RandomSpec;
+using spook_test::random_problem;
+
+constexpr int kSeeds = 60;
+
+double solve_and_check_direct(const Problem& p, std::uint64_t seed) {
+  const Solution sol = solve(p, SolverType::Direct, 1);
+  EXPECT_EQ(sol.direct_failures, 0) << "seed " << seed;
+  EXPECT_LE(sol.residual, 1e-9) << "seed " << seed;
+  // An independent dense check of the same conditions (bounds, signs, complementarity).
+  EXPECT_LE(spook_test::independent_violation(p, sol.lambda, 1.0), 1e-9) << "seed " << seed;
+  return sol.residual;
+}
+
+TEST(SpookRandom, DirectIsExactForBoxScaledBoxAndPolyhedralFriction) {
+  double worst = 0.0;
+  for (FrictionTreatment t : {FrictionTreatment::BoxFixed, FrictionTreatment::BoxScaled, FrictionTreatment::Polyhedral}) {
+    RandomSpec spec;
+    spec.treatment = t;
+    for (std::uint64_t seed = 0; seed < kSeeds; ++seed)
+      worst = std::max(worst, solve_and_check_direct(random_problem(seed, spec), seed));
+  }
+  RandomSpec mixed;
+  mixed.mixed_treatments = true;
+  mixed.contacts = 12;
+  mixed.trees = 6;
+  for (std::uint64_t seed = 100; seed < 100 + kSeeds; ++seed)
+    worst = std::max(worst, solve_and_check_direct(random_problem(seed, mixed), seed));
+  std::cout << "[ spook ] worst Direct residual " << worst << " m/s\n";
+}
+
+TEST(SpookRandom, ResidualDetectsAPerturbedSolution) {
+  const Problem p = random_problem(7, RandomSpec{});
+  Solution sol = solve(p, SolverType::Direct, 1);
+  VecX perturbed = sol.lambda;
+  perturbed[0] += 1e-3;
+  EXPECT_GT(complementarity_residual(p, perturbed), 1e-5);
+}
+
+TEST(SpookRandom, PgsConvergesMonotonicallyTowardsDirectWithoutFriction) {
+  // Frictionless rows with fixed bounds: PGS is exact coordinate descent on the strictly
+  // convex SPOOK energy, so the energy cannot increase from one sweep count to the next
+  // (up to rounding, 1e-12) and the iterates approach the pivoting solution. "Stiff-free":
+  // compliance 0.1..1 keeps A's condition number moderate, so 256 sweeps reach 1e-6;
+  // the error is checked for monotone decrease once the first sweeps have settled the
+  // active set (16 sweeps) and while it is above rounding (1e-12).
+  RandomSpec spec;
+  spec.friction = false;
+  spec.log10_compliance_min = -1.0;
+  spec.log10_compliance_max = 0.0;
+  for (std::uint64_t seed = 0; seed < 10; ++seed) {
+    const Problem p = random_problem(seed, spec);
+    const Solution exact = solve(p, SolverType::Direct, 1);
+    const double e_exact = spook_test::spook_energy(p, exact.lambda);
+    double previous_energy = kInf, previous_error = kInf, final_error = kInf;
+    for (int n : {1, 2, 4, 8, 16, 32, 64, 128, 256}) {
+      const Solution s = solve(p, SolverType::Iterative, n);
+      const double energy = spook_test::spook_energy(p, s.lambda);
+      EXPECT_LE(energy, previous_energy + 1e-12) << "seed " << seed << " sweeps " << n;
+      EXPECT_GE(energy, e_exact - 1e-12) << "the pivoting solution is the minimiser";
+      previous_energy = energy;
+      const double error = (s.lambda - exact.lambda).norm();
+      final_error = error;
+      if (n >= 16 && error > 1e-12) {
+        EXPECT_LE(error, previous_error * (1.0 + 1e-9)) << "seed " << seed << " sweeps " << n;
+        previous_error = error;
+      }
+    }
+    EXPECT_LE(final_error, 1e-6 * std::max(1.0, exact.lambda.norm())) << "seed " << seed;
+  }
+}
+
+TEST(SpookRandom, SplitEqualsDirectWithoutFriction) {
+  RandomSpec spec;
+  spec.friction = false;
+  spec.contacts = 8;
+  for (std::uint64_t seed = 0; seed < kSeeds; ++seed) {
+    const Problem p = random_problem(seed, spec);
+    const Solution d = solve(p, SolverType::Direct, 1);
+    for (int outer : {1, 3}) {
+      const Solution s = solve(p, SolverType::Split, outer);
+      EXPECT_LE((s.lambda - d.lambda).lpNorm<Eigen::Infinity>(), 1e-12 * (1.0 + d.lambda.lpNorm<Eigen::Infinity>()))
+          << "seed " << seed;
+    }
+  }
+}
+
+TEST(SpookRandom, IndependentProblemsGiveTheSameResultTogetherOrApart) {
+  RandomSpec spec;
+  spec.mixed_treatments = true;
+  for (std::uint64_t seed = 0; seed < 10; ++seed) {
+    const Problem a = random_problem(2 * seed, spec), b = random_problem(2 * seed + 1, spec);
+    const Problem ab = spook_test::concat(a, b);
+    for (SolverType s : {SolverType::Direct, SolverType::Iterative, SolverType::Split}) {
+      const Solution sa = solve(a, s, 8), sb = solve(b, s, 8), sab = solve(ab, s, 8);
+      const double tol = 1e-13 * (1.0 + sab.lambda.lpNorm<Eigen::Infinity>());
+      EXPECT_LE((sab.lambda.head(a.nrows()) - sa.lambda).lpNorm<Eigen::Infinity>(), tol) << to_string(s);
+      EXPECT_LE((sab.lambda.tail(b.nrows()) - sb.lambda).lpNorm<Eigen::Infinity>(), tol) << to_string(s);
+      EXPECT_LE((sab.v.tail(b.nv) - sb.v).lpNorm<Eigen::Infinity>(), tol) << to_string(s);
+    }
+  }
+}
+
+TEST(SpookRandom, WarmStartAtTheSolutionStaysThere) {
+  // Box rows (fixed or scaled bounds) and polyhedral blocks are exact fixed points of the
+  // PGS updates, so starting there moves λ only by rounding.
+  RandomSpec spec;
+  spec.mixed_treatments = true;
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    Problem p = random_problem(seed, spec);
+    const Solution exact = solve(p, SolverType::Direct, 1);
+    p.lambda_warm = exact.lambda;
+    const double tol = 1e-11 * (1.0 + exact.lambda.lpNorm<Eigen::Infinity>());
+    for (SolverType s : {SolverType::Iterative, SolverType::Split}) {
+      const Solution warm = solve(p, s, 16);
+      EXPECT_LE((warm.lambda - exact.lambda).lpNorm<Eigen::Infinity>(), tol) << to_string(s) << " seed " << seed;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace graspsim::spook
+
+namespace graspsim::spook {
+namespace {
+
+TEST(SpookRandom, SplitConvergesToDirectWithFixedBoxFriction) {
+  // With fixed friction bounds the MLCP is a strictly convex QP and Split is block
+  // coordinate descent (exact normals block, one GS sweep on friction): the distance to the
+  // pivoting solution shrinks with the outer iterations. Compliance 0.1..1 keeps the
+  // contraction fast enough for 1e-8 at 400 outer iterations.
+  RandomSpec spec;
+  spec.treatment = FrictionTreatment::BoxFixed;
+  spec.log10_compliance_min = -1.0;
+  spec.log10_compliance_max = 0.0;
+  for (std::uint64_t seed = 0; seed < 10; ++seed) {
+    const Problem p = random_problem(seed, spec);
+    const Solution d = solve(p, SolverType::Direct, 1);
+    const double e4 = (solve(p, SolverType::Split, 4).lambda - d.lambda).norm();
+    const double e400 = (solve(p, SolverType::Split, 400).lambda - d.lambda).norm();
+    EXPECT_LE(e400, std::max(1e-8, 1e-3 * e4)) << "seed " << seed;
+    EXPECT_LE(e400, 1e-8 * (1.0 + d.lambda.norm())) << "seed " << seed;
+  }
+}
+
+TEST(SpookRandom, EmptyProblemReturnsTheFreeVelocity) {
+  Problem p;
+  p.nv = 3;
+  p.trees.push_back(spook_test::make_tree(0, MatX::Identity(3, 3)));
+  p.v_free = Vec3(1.0, -2.0, 3.0);
+  spook_test::RowBuilder rb(p);
+  rb.finish();
+  for (SolverType s : {SolverType::Direct, SolverType::Iterative, SolverType::Split, SolverType::DirectIterative}) {
+    const Solution sol = solve(p, s, 4);
+    EXPECT_EQ(sol.v, p.v_free) << to_string(s);
+    EXPECT_EQ(sol.lambda.size(), 0);
+    EXPECT_EQ(sol.residual, 0.0);
+  }
+}
+
+TEST(SpookRandom, MalformedProblemsAreRejected) {
+  Problem p = random_problem(1, RandomSpec{});
+  p.compliance[0] = -1.0;
+  EXPECT_THROW(solve(p, SolverType::Iterative, 4), std::invalid_argument);
+  p = random_problem(1, RandomSpec{});
+  p.contacts[0].friction.push_back(p.contacts[1].friction[0]);  // a row in two contacts
+  EXPECT_THROW(solve(p, SolverType::Iterative, 4), std::invalid_argument);
+  p = random_problem(1, RandomSpec{});
+  EXPECT_THROW(solve(p, SolverType::Iterative, 0), InputError);
+}
+
+}  // namespace
+}  // namespace graspsim::spook
+
+namespace graspsim::spook {
+namespace {
+
+TEST(SpookRandom, OversizedIslandFallsBackToPgsAndIsReported) {
+  // 700 corner-like contacts on one particle: one island of 2100 rows, above the dense limit.
+  const spook_test::Particle part;
+  Problem p;
+  p.nv = 3;
+  p.trees.push_back(spook_test::make_tree(0, part.m * MatX::Identity(3, 3)));
+  p.v_free = Vec3(0.1, 0.0, -part.g * part.h);
+  spook_test::RowBuilder rb(p);
+  for (int i = 0; i < 700; ++i) {
+    ContactRows c;
+    c.mu = part.mu;
+    c.treatment = FrictionTreatment::BoxScaled;
+    c.normal = rb.add({{2, 1.0}}, RowKind::Normal, 0.0, 1e-3, 0.0, kInf);
+    c.friction = {rb.add({{0, 1.0}}, RowKind::Friction, 0.0, 1e-3, -kInf, kInf),
+                  rb.add({{1, 1.0}}, RowKind::Friction, 0.0, 1e-3, -kInf, kInf)};
+    p.contacts.push_back(c);
+  }
+  rb.finish();
+  const Solution sol = solve(p, SolverType::Direct, 1);
+  EXPECT_EQ(sol.direct_failures, 1);
+  // PGS stops the particle (the total normal impulse converges fast) but spreads the load
+  // over 700 redundant rows only slowly; the honest residual says so.
+  EXPECT_LT(std::abs(sol.v[2]), 1e-6 * part.g * part.h);
+  EXPECT_EQ(sol.residual, complementarity_residual(p, sol.lambda));
+}
+
+}  // namespace
+}  // namespace graspsim::spook
+
+namespace graspsim::spook {
+namespace {
+
+TEST(SpookRandom, DirectWarmStartedAtItsSolutionNeedsNoPivots) {
+  // The active set guessed from the warm start is the solution's: one LU per island, no
+  // Lemke pivots, the same impulses up to rounding of a different elimination (1e-11).
+  RandomSpec spec;
+  spec.mixed_treatments = true;
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    Problem p = random_problem(seed, spec);
+    const Solution cold = solve(p, SolverType::Direct, 1);
+    p.lambda_warm = cold.lambda;
+    const Solution warm = solve(p, SolverType::Direct, 1);
+    EXPECT_EQ(warm.pivots, 0) << "seed " << seed;
+    EXPECT_LE((warm.lambda - cold.lambda).lpNorm<Eigen::Infinity>(), 1e-11 * (1.0 + cold.lambda.lpNorm<Eigen::Infinity>()))
+        << "seed " << seed;
+    EXPECT_LE(warm.residual, 1e-9);
+  }
+}
+
+}  // namespace
+}  // namespace graspsim::spook
