@@ -80,7 +80,8 @@ void read_contact(const YamlNode& m, ContactMaterial& c) {
 
 void read_options(const YamlNode& m, Options& o) {
   expect_map(m, "options");
-  check_keys(m, "options", {"gravity", "dt", "stepper", "integrator", "solver", "iterations", "seed"});
+  check_keys(m, "options", {"gravity", "dt", "stepper", "integrator", "solver", "iterations", "seed",
+                                 "contact_margin", "patch_grid"});
   for (const auto& e : m.entries) {
     const YamlNode& v = e.value;
     const std::string& k = e.key;
@@ -88,6 +89,8 @@ void read_options(const YamlNode& m, Options& o) {
     else if (k == "dt") o.dt = as_number(v, k);
     else if (k == "iterations") o.iterations = as_int(v, k, 1);
     else if (k == "seed") o.seed = as_uint64(v, k);
+    else if (k == "contact_margin") o.contact_margin = as_number(v, k);
+    else if (k == "patch_grid") o.patch_grid = as_int(v, k, 0);
     else if (k == "solver") o.solver = as_enum(v, k, kSolvers);
     else if (k == "stepper")
       o.stepper = as_enum<StepperType>(v, k, {{"dynamics", StepperType::Dynamics}, {"spook", StepperType::Spook},

@@ -187,6 +187,9 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
   require(all_finite(options_.gravity), "options", "gravity is not finite");
   require(std::isfinite(options_.dt) && options_.dt > 0.0, "options", "dt must be positive, got " + std::to_string(options_.dt));
   require(options_.iterations > 0, "options", "iterations must be positive");
+  require(std::isfinite(options_.contact_margin) && options_.contact_margin >= 0.0, "options",
+          "contact_margin must be >= 0");
+  require(options_.patch_grid == 0 || options_.patch_grid >= 2, "options", "patch_grid must be 0 or >= 2");
 
   // Materials.
   for (const auto& [name, source] : materials_) m->materials.push_back(name);
@@ -335,7 +338,16 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
     require(c.tangents >= 2, w, "tangents must be >= 2");
     require(all_finite(c.primary_direction) && c.primary_direction.norm() > 1e-12, w, "primary_direction must be nonzero");
   };
+  // The pure Direct solver pivots on box-shaped bounds; a cone needs an iterative part.
+  auto check_solver = [&](const ContactMaterial& c, const std::string& w) {
+    if (options_.stepper != StepperType::Spook) return;
+    const SolverType solver = c.solver.value_or(options_.solver);
+    require(!(solver == SolverType::Direct && c.friction_model == FrictionModel::Cone), w,
+            "friction model 'cone' cannot be solved by the direct solver alone; use solver split, iterative or "
+            "direct_iterative, or a box-type or polyhedral friction model");
+  };
   check_contact(m->default_contact, "default contact material");
+  check_solver(m->default_contact, "default contact material");
   for (const auto& cd : contact_materials_) {
     const std::string w = where("contact material", cd.material_a + "/" + cd.material_b, cd.source);
     ContactMaterial c = cd.props;
@@ -343,6 +355,7 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
     c.material_b = material_id(cd.material_b, w);
     c.primary_direction.normalize();
     check_contact(c, w);
+    check_solver(c, w);
     for (const auto& other : m->contact_materials)
       require(!((other.material_a == c.material_a && other.material_b == c.material_b) ||
                 (other.material_a == c.material_b && other.material_b == c.material_a)),

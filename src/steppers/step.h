@@ -1,13 +1,39 @@
 #pragma once
 // The step: (Model, State) -> State, chosen by Model::options.stepper with one switch.
 
+#include <string>
 #include <vector>
 
+#include <Eigen/SparseCore>
+
+#include "collision/broadphase.h"
 #include "kinematics/kinematics.h"
 #include "model/model.h"
 #include "model/state.h"
+#include "steppers/spook/problem.h"
 
 namespace graspsim {
+
+// One contact point's rows in the SPOOK problem (assembly bookkeeping).
+struct ContactRowsInfo {
+  int set = -1, point = -1;          // index into SpookScratch::contact_sets and its points
+  int body_a = 0, body_b = 0;
+  int contact = -1;                  // index into Problem::contacts
+  int first_direction = 0, ndirections = 0;  // friction directions in SpookScratch::directions
+  double mu = 0.0;
+};
+
+// Scratch of the SPOOK stepper (collision results, the assembled problem).
+struct SpookScratch {
+  Broadphase broadphase;
+  std::vector<Pose> X_WG;            // geom poses at the start of the step
+  std::vector<ContactSet> contact_sets;
+  std::vector<ContactRowsInfo> contact_rows;
+  std::vector<Vec3> directions;      // friction directions (world) of every contact, in row order
+  std::vector<Eigen::Triplet<double>> triplets;
+  std::vector<int> actuator_row;     // row of each servo actuator, −1 for force actuators
+  spook::Problem problem;
+};
 
 // Scratch memory reused from step to step; owns nothing a user needs between steps.
 struct Workspace {
@@ -24,11 +50,31 @@ struct Workspace {
   VecX rhs_f, qacc_f;              // the reduced system's right side and solution
   VecX q_stage, v_stage;           // RK4: the configuration and velocity of a stage
   VecX u, u_rate, u_sum, qacc_sum; // RK4: local coordinate, its rate, weighted sums of the stages
+
+  SpookScratch spook;
+};
+
+// The force between two geoms at one contact point, as the stepper resolved it.
+struct ContactResult {
+  int geom_a = -1, geom_b = -1, body_a = 0, body_b = 0;
+  Vec3 position = Vec3::Zero();      // world
+  Vec3 normal = Vec3::UnitZ();       // from A to B
+  double depth = 0.0;                // penetration at the start of the step (m)
+  double fn = 0.0;                   // normal force on B (N), mean over the step
+  Vec3 ft = Vec3::Zero();            // friction force on B (N, world)
+  Vec3 slip = Vec3::Zero();          // tangential velocity of B relative to A at the end of the step (m/s)
+  double mu = 0.0;
+  double cone_error = 0.0;           // thesis eq. 4.1
+  double alignment_error = 0.0;      // thesis eq. 4.2, rad; NaN while sticking
 };
 
 // What one step produced, beyond the new state.
 struct StepResult {
   double wall_time_s = 0.0;        // time spent in step()
+  std::vector<ContactResult> contacts;  // contact steppers: every contact point
+  double solver_residual = 0.0;    // complementarity residual of the contact solve (m/s)
+  int solver_iterations = 0;       // iterations (or pivots) of the contact solve
+  std::string solver;              // the solver that ran
 };
 
 // Advances `state` by model.options.dt. Throws InputError if the state is not finite

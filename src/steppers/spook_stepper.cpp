@@ -1,0 +1,474 @@
+#include "steppers/spook_stepper.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+#include "core/error.h"
+#include "kinematics/dynamics.h"
+#include "kinematics/integrate.h"
+#include "metrics/contact_metrics.h"
+#include "steppers/spook/friction.h"
+#include "steppers/spook/parameters.h"
+
+namespace graspsim {
+namespace {
+
+using spook::FrictionTreatment;
+using spook::RowKind;
+
+// Friction rows are velocity-level; a tiny compliance keeps redundant rows (a box's four
+// corners give 8 friction rows for 3 tangential dofs) well posed. As viscous creep it is
+// 1e-10 (m/s)/N: a 20 N grip creeps 2 nm/s, 20 nm over a 10 s hold.
+constexpr double kFrictionCreep = 1e-10;
+// Joint limits are rigid; violations relax over this many steps.
+constexpr double kLimitRelaxSteps = 2.0;
+// Below this approach speed (m/s) restitution does not apply (resting contact).
+constexpr double kRestitutionSpeed = 1e-2;
+
+struct RowBuilder {
+  std::vector<double> target, compliance, lo, hi;
+  std::vector<RowKind> kind;
+  std::vector<Eigen::Triplet<double>>& triplets;
+
+  int add(RowKind k, double tgt, double comp, double l, double u) {
+    kind.push_back(k);
+    target.push_back(tgt);
+    compliance.push_back(comp);
+    lo.push_back(l);
+    hi.push_back(u);
+    return static_cast<int>(kind.size()) - 1;
+  }
+  int size() const { return static_cast<int>(kind.size()); }
+};
+
+// Velocity of the point of `body` at c (world), from the spatial velocity.
+Vec3 point_velocity(const Model& model, const KinematicsData& kin, const VecX& v, int body, const Vec3& c) {
+  if (body == 0) return Vec3::Zero();
+  const Vec6 V = spatial_velocity(model, kin, v, body);
+  return V.tail<3>() + V.head<3>().cross(c);
+}
+
+// Appends the entries of u·(v_B(c) − v_A(c)) for row `row`: walks each body's dof chain,
+// so a row costs O(depth) instead of O(nv). Returns the row's velocity J·v.
+double add_relative_row(const Model& model, const KinematicsData& kin, int row, int body_a, int body_b, const Vec3& c,
+                        const Vec3& u, const VecX& v, std::vector<Eigen::Triplet<double>>& triplets) {
+  double jv = 0.0;
+  const Vec3 cxu = c.cross(u);
+  for (auto [body, sign] : {std::pair{body_b, 1.0}, std::pair{body_a, -1.0}}) {
+    if (body == 0) continue;
+    for (int d = kin.body_last_dof[body]; d >= 0; d = kin.dof_parent[d]) {
+      const double val = sign * (u.dot(kin.S.col(d).tail<3>()) + cxu.dot(kin.S.col(d).head<3>()));
+      triplets.emplace_back(row, d, val);
+      jv += val * v[d];
+    }
+  }
+  return jv;
+}
+
+const ContactMemory* find_memory(const State& s, int ga, int gb, std::uint64_t feature) {
+  ContactMemory key;
+  key.geom_a = ga;
+  key.geom_b = gb;
+  key.feature = feature;
+  auto it = std::lower_bound(s.contacts.begin(), s.contacts.end(), key);
+  if (it == s.contacts.end() || it->geom_a != ga || it->geom_b != gb || it->feature != feature) return nullptr;
+  return &*it;
+}
+
+// ---- 1. free motion ---------------------------------------------------------------------
+
+// Fills problem.trees and problem.v_free; records force-actuator efforts.
+void free_motion(const Model& model, const State& s, Workspace& ws) {
+  const double h = model.options.dt;
+  const int nv = model.nv;
+  spook::Problem& P = ws.spook.problem;
+  forward_kinematics(model, s.q, ws.kin);
+  mass_matrix(model, ws.kin, ws.M);
+  bias_forces(model, ws.kin, s.v, ws.bias);
+  passive_forces(model, s.q, s.v, ws.tau);
+  VecX damping = VecX::Zero(nv);
+  for (const Joint& j : model.joints)
+    for (int d = j.vadr; d < j.vadr + j.nv; ++d) {
+      damping[d] = j.damping;
+      ws.tau[d] += j.damping * s.v[d];  // damping moves to the implicit side: (M + hD)
+    }
+  ws.actuator_effort.resize(static_cast<Eigen::Index>(model.actuators.size()));
+  for (size_t i = 0; i < model.actuators.size(); ++i) {
+    const Actuator& a = model.actuators[i];
+    if (a.type != ActuatorType::Force) continue;
+    const double e = std::clamp(a.command(s.t), a.effort_min, a.effort_max);
+    ws.actuator_effort[static_cast<Eigen::Index>(i)] = e;
+    ws.tau[model.joints[a.joint].vadr + a.dof] += e;
+  }
+  const VecX rhs = ws.tau - ws.bias;
+
+  P.nv = nv;
+  P.v_free = s.v;
+  P.trees.clear();
+  // Trees hanging from the world own contiguous dof ranges (depth-first body order).
+  for (int root = 1; root < model.nbody();) {
+    int end = root + 1;
+    while (end < model.nbody() && model.bodies[end].parent != 0) ++end;
+    const int vb = model.joints[model.bodies[root].joint].vadr;
+    const int ve = end < model.nbody() ? model.joints[model.bodies[end].joint].vadr : nv;
+    // Kinematic bodies lead their tree; the dynamic dofs after them form the tree's block.
+    int f0 = vb;
+    for (int b = root; b < end; ++b) {
+      const Joint& j = model.joints[model.bodies[b].joint];
+      if (model.bodies[b].kinematic) {
+        require(f0 == j.vadr, "body '" + model.bodies[b].name + "'",
+                "a kinematic body must hang from the world or from other kinematic bodies");
+        for (int k = 0; k < j.nv; ++k) P.v_free[j.vadr + k] = model.bodies[b].prescribed_v[k](s.t + h);
+        f0 = j.vadr + j.nv;
+      }
+    }
+    const int n = ve - f0;
+    if (n > 0) {
+      // Prescribed accelerations act on the dynamic dofs through M_fp.
+      const VecX a_p = (P.v_free.segment(vb, f0 - vb) - s.v.segment(vb, f0 - vb)) / h;
+      const VecX rhs_f = rhs.segment(f0, n) - ws.M.block(f0, vb, n, f0 - vb) * a_p;
+      MatX Mh = ws.M.block(f0, f0, n, n);
+      Mh.diagonal() += h * damping.segment(f0, n);
+      spook::Tree tree;
+      tree.v_begin = f0;
+      tree.nv = n;
+      tree.M_llt.compute(Mh);
+      if (tree.M_llt.info() != Eigen::Success)
+        throw std::runtime_error("spook: the mass matrix of the tree of body '" + model.bodies[root].name +
+                                 "' is not positive definite");
+      P.v_free.segment(f0, n) = s.v.segment(f0, n) + h * tree.M_llt.solve(rhs_f);
+      P.trees.push_back(std::move(tree));
+    }
+    root = end;
+  }
+}
+
+// ---- 3. assembly ------------------------------------------------------------------------
+
+double contact_stiffness(const Model& model, const ContactMaterial& cm, const ContactSet& cs, const ContactPoint& p,
+                         const SpookScratch& sc) {
+  if (cm.area == ContactArea::Point) return cm.young_modulus;
+  double area = p.area;
+  if (area <= 0.0 && cs.patch_area > 0.0) area = cs.patch_area / static_cast<double>(cs.points.size());
+  if (area <= 0.0) return cm.young_modulus;  // a point contact has no patch: fall back
+  const double rest = geom_thickness(model, cs.geom_a, sc.X_WG[cs.geom_a], p.normal) +
+                      geom_thickness(model, cs.geom_b, sc.X_WG[cs.geom_b], p.normal);
+  return cm.young_modulus * area / std::max(rest, 1e-9);
+}
+
+// Friction directions of one contact point per the material's model; returns the treatment.
+FrictionTreatment friction_directions(const Model& model, const ContactMaterial& cm, const Vec3& n,
+                                      const Pose& X_WA, const ContactMemory* memory, const Vec3& slip, State& s,
+                                      std::vector<Vec3>& out) {
+  spook::TangentPair t;
+  switch (cm.friction_model) {
+    case FrictionModel::Box:
+    case FrictionModel::ScaledBox:
+    case FrictionModel::Cone: t = spook::box_tangents(n); break;
+    case FrictionModel::OrientedBox: t = spook::oriented_tangents(n, X_WA.q * cm.primary_direction); break;
+    case FrictionModel::Randomized: t = spook::randomized_tangents(n, s.rng); break;
+    case FrictionModel::MultiDirectional: {
+      const std::vector<Vec3> dirs = spook::tangent_directions(n, cm.tangents);
+      const auto choice = spook::choose_directions(dirs, memory ? memory->friction_force : Vec3::Zero(), slip);
+      t = {dirs[choice.primary], dirs[choice.secondary]};
+      break;
+    }
+    case FrictionModel::Polyhedral: {
+      const std::vector<Vec3> dirs = spook::tangent_directions(n, cm.tangents);
+      out.insert(out.end(), dirs.begin(), dirs.end());
+      return FrictionTreatment::Polyhedral;
+    }
+  }
+  (void)model;
+  out.push_back(t.t1);
+  out.push_back(t.t2);
+  if (cm.friction_model == FrictionModel::Box) return FrictionTreatment::BoxFixed;
+  if (cm.friction_model == FrictionModel::Cone) return FrictionTreatment::Cone;
+  return FrictionTreatment::BoxScaled;
+}
+
+// Impulse the normal row would take alone: the bound of box friction on a new contact
+// ("estimated from the impact speed", here including what gravity adds over the step).
+double lone_normal_impulse(const spook::Problem& P, const Eigen::SparseMatrix<double, Eigen::RowMajor>& J, int row,
+                           double target, double compliance) {
+  double jv = 0.0, D = compliance;
+  for (const spook::Tree& tree : P.trees) {
+    VecX x = VecX::Zero(tree.nv);
+    bool any = false;
+    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(J, row); it; ++it)
+      if (it.col() >= tree.v_begin && it.col() < tree.v_begin + tree.nv) {
+        x[it.col() - tree.v_begin] = it.value();
+        any = true;
+      }
+    if (any) D += x.dot(tree.M_llt.solve(x));
+  }
+  for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(J, row); it; ++it) jv += it.value() * P.v_free[it.col()];
+  return D > 0.0 ? std::max(0.0, (target - jv) / D) : 0.0;
+}
+
+void add_contact_rows(const Model& model, State& s, Workspace& ws, RowBuilder& rows,
+                      std::vector<std::pair<int, double>>& box_fixed) {
+  const double h = model.options.dt;
+  SpookScratch& sc = ws.spook;
+  spook::Problem& P = sc.problem;
+  for (int si = 0; si < static_cast<int>(sc.contact_sets.size()); ++si) {
+    const ContactSet& cs = sc.contact_sets[si];
+    const Geom &ga = model.geoms[cs.geom_a], &gb = model.geoms[cs.geom_b];
+    const ContactMaterial& cm = model.contact_material(ga.material, gb.material);
+    for (int pi = 0; pi < static_cast<int>(cs.points.size()); ++pi) {
+      const ContactPoint& p = cs.points[pi];
+      ContactRowsInfo info;
+      info.set = si;
+      info.point = pi;
+      info.body_a = ga.body;
+      info.body_b = gb.body;
+      info.mu = cm.friction;
+      const ContactMemory* memory = find_memory(s, cs.geom_a, cs.geom_b, p.feature);
+
+      const int nrow = rows.add(RowKind::Normal, 0.0, 0.0, 0.0, kInf);
+      const double jv = add_relative_row(model, ws.kin, nrow, ga.body, gb.body, p.position, p.normal, s.v, rows.triplets);
+      const auto params = spook::spook_parameters(contact_stiffness(model, cm, cs, p, sc), cm.damping, h);
+      double target = spook::spook_target(params, h, -p.depth, jv);
+      if (cm.restitution > 0.0 && jv < -kRestitutionSpeed) target = std::max(target, -cm.restitution * jv);
+      rows.target[nrow] = target;
+      rows.compliance[nrow] = params.sigma;
+
+      const Vec3 rel = point_velocity(model, ws.kin, s.v, gb.body, p.position) -
+                       point_velocity(model, ws.kin, s.v, ga.body, p.position);
+      const Vec3 slip = rel - rel.dot(p.normal) * p.normal;
+      info.first_direction = static_cast<int>(sc.directions.size());
+      const FrictionTreatment treatment =
+          friction_directions(model, cm, p.normal, sc.X_WG[cs.geom_a], memory, slip, s, sc.directions);
+      info.ndirections = static_cast<int>(sc.directions.size()) - info.first_direction;
+
+      spook::ContactRows cr;
+      cr.normal = nrow;
+      cr.mu = cm.friction;
+      cr.treatment = treatment;
+      const double comp = spook::velocity_compliance(kFrictionCreep, h);
+      const bool one_sided = treatment == FrictionTreatment::Polyhedral;
+      for (int k = 0; k < info.ndirections; ++k) {
+        const int r = rows.add(RowKind::Friction, 0.0, comp, one_sided ? 0.0 : -kInf, kInf);
+        add_relative_row(model, ws.kin, r, ga.body, gb.body, p.position, sc.directions[info.first_direction + k], s.v,
+                         rows.triplets);
+        cr.friction.push_back(r);
+      }
+      if (treatment == FrictionTreatment::BoxFixed)
+        box_fixed.emplace_back(static_cast<int>(P.contacts.size()), memory ? memory->normal_impulse : -1.0);
+      info.contact = static_cast<int>(P.contacts.size());
+      P.contacts.push_back(std::move(cr));
+      sc.contact_rows.push_back(info);
+    }
+  }
+}
+
+void add_limit_rows(const Model& model, const State& s, RowBuilder& rows) {
+  const double h = model.options.dt;
+  const auto params = spook::spook_parameters(kInf, kLimitRelaxSteps * h, h);
+  for (const Joint& j : model.joints) {
+    if (!j.limited || model.bodies[j.body].kinematic) continue;
+    const double q = s.q[j.qadr], v = s.v[j.vadr];
+    // A row once the joint could reach the limit within this step.
+    const double reach = std::abs(v) * h;
+    for (auto [gap, sign] : {std::pair{q - j.lower, 1.0}, std::pair{j.upper - q, -1.0}}) {
+      if (gap > reach) continue;
+      const int r = rows.add(RowKind::Limit, spook::spook_target(params, h, gap, sign * v), params.sigma, 0.0, kInf);
+      rows.triplets.emplace_back(r, j.vadr, sign);
+    }
+  }
+}
+
+// Position and velocity servos become rows whose impulse is bounded by the effort limits:
+// implicit PD control that stays stable at any gain.
+void add_servo_rows(const Model& model, const State& s, Workspace& ws, RowBuilder& rows) {
+  const double h = model.options.dt;
+  ws.spook.actuator_row.assign(model.actuators.size(), -1);
+  for (size_t i = 0; i < model.actuators.size(); ++i) {
+    const Actuator& a = model.actuators[i];
+    if (a.type == ActuatorType::Force) continue;
+    const Joint& j = model.joints[a.joint];
+    const int dof = j.vadr + a.dof;
+    const double cmd = a.command(s.t + h);
+    double target = 0.0, compliance = 0.0;
+    if (a.type == ActuatorType::Position && a.kp > 0.0) {
+      const auto params = spook::spook_parameters(a.kp, a.kv / a.kp, h);
+      target = spook::spook_target(params, h, s.q[j.qadr + a.dof] - cmd, s.v[dof]);
+      compliance = params.sigma;
+    } else {
+      if (a.kv <= 0.0) continue;  // no gain: no effort
+      target = a.type == ActuatorType::Velocity ? cmd : 0.0;
+      compliance = spook::velocity_compliance(1.0 / a.kv, h);
+    }
+    const int r = rows.add(RowKind::Bounded, target, compliance, a.effort_min * h, a.effort_max * h);
+    rows.triplets.emplace_back(r, dof, 1.0);
+    ws.spook.actuator_row[i] = r;
+  }
+}
+
+SolverType effective_solver(const Model& model, const SpookScratch& sc) {
+  // Per-material overrides apply when every contact of the step agrees on one; otherwise
+  // the scene's solver runs (one solve per step; per-row solver choice is future work).
+  std::optional<SolverType> chosen;
+  for (const ContactSet& cs : sc.contact_sets) {
+    const auto& cm = model.contact_material(model.geoms[cs.geom_a].material, model.geoms[cs.geom_b].material);
+    const SolverType s = cm.solver.value_or(model.options.solver);
+    if (chosen && *chosen != s) return model.options.solver;
+    chosen = s;
+  }
+  return chosen.value_or(model.options.solver);
+}
+
+void assemble(const Model& model, State& s, Workspace& ws) {
+  SpookScratch& sc = ws.spook;
+  spook::Problem& P = sc.problem;
+  P.contacts.clear();
+  sc.contact_rows.clear();
+  sc.directions.clear();
+  sc.triplets.clear();
+  RowBuilder rows{{}, {}, {}, {}, {}, sc.triplets};
+  std::vector<std::pair<int, double>> box_fixed;  // contact, previous normal impulse (−1: new)
+  add_contact_rows(model, s, ws, rows, box_fixed);
+  add_limit_rows(model, s, rows);
+  add_servo_rows(model, s, ws, rows);
+
+  const int n = rows.size();
+  P.J.resize(n, model.nv);
+  P.J.setFromTriplets(sc.triplets.begin(), sc.triplets.end());
+  auto to_vec = [](const std::vector<double>& x) { return Eigen::Map<const VecX>(x.data(), static_cast<Eigen::Index>(x.size())); };
+  P.target = to_vec(rows.target);
+  P.compliance = to_vec(rows.compliance);
+  P.lo = to_vec(rows.lo);
+  P.hi = to_vec(rows.hi);
+  P.kind = rows.kind;
+
+  // Box friction bounds: μ times the previous normal impulse (or the lone estimate).
+  for (auto [c, prev] : box_fixed) {
+    const spook::ContactRows& cr = P.contacts[c];
+    const double ln = prev >= 0.0 ? prev : lone_normal_impulse(P, P.J, cr.normal, P.target[cr.normal], P.compliance[cr.normal]);
+    for (int r : cr.friction) {
+      P.lo[r] = -cr.mu * ln;
+      P.hi[r] = cr.mu * ln;
+    }
+  }
+
+  // Warm start from the remembered impulses of persistent contacts.
+  P.lambda_warm = VecX::Zero(n);
+  const double h = model.options.dt;
+  for (const ContactRowsInfo& info : sc.contact_rows) {
+    const ContactSet& cs = sc.contact_sets[info.set];
+    const ContactMemory* m = find_memory(s, cs.geom_a, cs.geom_b, cs.points[info.point].feature);
+    if (!m) continue;
+    const spook::ContactRows& cr = P.contacts[info.contact];
+    P.lambda_warm[cr.normal] = m->normal_impulse;
+    if (cr.treatment == FrictionTreatment::Polyhedral) continue;
+    for (int k = 0; k < info.ndirections; ++k)
+      P.lambda_warm[cr.friction[k]] = h * m->friction_force.dot(sc.directions[info.first_direction + k]);
+  }
+}
+
+// ---- 5. results -------------------------------------------------------------------------
+
+void collect_results(const Model& model, State& s, Workspace& ws, const spook::Solution& sol, StepResult* result) {
+  const double h = model.options.dt;
+  SpookScratch& sc = ws.spook;
+  std::vector<ContactMemory> memory;
+  memory.reserve(sc.contact_rows.size());
+  if (result) result->contacts.clear();
+  for (const ContactRowsInfo& info : sc.contact_rows) {
+    const ContactSet& cs = sc.contact_sets[info.set];
+    const ContactPoint& p = cs.points[info.point];
+    const spook::ContactRows& cr = sc.problem.contacts[info.contact];
+    Vec3 ft = Vec3::Zero();
+    for (int k = 0; k < info.ndirections; ++k) ft += sol.lambda[cr.friction[k]] * sc.directions[info.first_direction + k];
+    ft /= h;
+    const double fn = sol.lambda[cr.normal] / h;
+    memory.push_back({cs.geom_a, cs.geom_b, p.feature, sol.lambda[cr.normal], ft});
+    if (!result) continue;
+    ContactResult r;
+    r.geom_a = cs.geom_a;
+    r.geom_b = cs.geom_b;
+    r.body_a = info.body_a;
+    r.body_b = info.body_b;
+    r.position = p.position;
+    r.normal = p.normal;
+    r.depth = p.depth;
+    r.fn = fn;
+    r.ft = ft;
+    r.mu = info.mu;
+    result->contacts.push_back(r);
+  }
+  std::sort(memory.begin(), memory.end());
+  s.contacts = std::move(memory);
+  for (size_t i = 0; i < model.actuators.size(); ++i)
+    if (ws.spook.actuator_row[i] >= 0) ws.actuator_effort[static_cast<Eigen::Index>(i)] = sol.lambda[ws.spook.actuator_row[i]] / h;
+}
+
+// Slip and the error metrics need the end-of-step velocities (and kinematics of q⁺ would
+// move the points; the start-of-step points are what the solver constrained).
+void contact_metrics(const Model& model, const Workspace& ws, const VecX& v_next, StepResult& result) {
+  for (ContactResult& r : result.contacts) {
+    const Vec3 rel = point_velocity(model, ws.kin, v_next, r.body_b, r.position) -
+                     point_velocity(model, ws.kin, v_next, r.body_a, r.position);
+    r.slip = rel - rel.dot(r.normal) * r.normal;
+    r.cone_error = coulomb_cone_error(r.fn, r.ft, r.mu);
+    r.alignment_error = alignment_error(r.ft, r.slip);
+  }
+}
+
+}  // namespace
+
+double geom_thickness(const Model& model, int g, const Pose& X_WG, const Vec3& n) {
+  const Geom& geom = model.geoms[g];
+  const Vec3 nl = X_WG.q.conjugate() * n;  // normal in the geom frame
+  switch (geom.type) {
+    case GeomType::Plane: return 0.0;
+    case GeomType::Sphere: return 2.0 * geom.size.x();
+    case GeomType::Box: return 2.0 * nl.cwiseAbs().dot(geom.size);
+    case GeomType::Capsule: return 2.0 * (geom.size.x() + geom.size.y() * std::abs(nl.z()));
+    case GeomType::Cylinder:
+      return 2.0 * (geom.size.x() * std::hypot(nl.x(), nl.y()) + geom.size.y() * std::abs(nl.z()));
+    case GeomType::ConvexMesh:
+    case GeomType::TriangleMesh: {
+      double lo = kInf, hi = -kInf;
+      for (const Vec3& v : model.meshes[geom.mesh]->vertices) {
+        lo = std::min(lo, v.dot(nl));
+        hi = std::max(hi, v.dot(nl));
+      }
+      return hi - lo;
+    }
+  }
+  return 0.0;
+}
+
+void step_spook(const Model& model, State& s, Workspace& ws, StepResult* result) {
+  const double h = model.options.dt;
+  SpookScratch& sc = ws.spook;
+  free_motion(model, s, ws);
+
+  sc.X_WG.resize(model.ngeom());
+  for (int g = 0; g < model.ngeom(); ++g) sc.X_WG[g] = geom_pose(model, ws.kin, g);
+  CollideOptions copt;
+  copt.margin = model.options.contact_margin;
+  copt.patch_grid = model.options.patch_grid;
+  collide(model, sc.X_WG, copt, sc.broadphase, sc.contact_sets);
+
+  assemble(model, s, ws);
+  const SolverType solver = effective_solver(model, sc);
+  const spook::Solution sol = spook::solve(sc.problem, solver, model.options.iterations);
+
+  collect_results(model, s, ws, sol, result);
+  if (result) {
+    contact_metrics(model, ws, sol.v, *result);
+    result->solver_residual = sol.residual;
+    result->solver_iterations = sol.iterations;
+    result->solver = to_string(solver);
+  }
+  integrate_q(model, s.q, sol.v, h);
+  s.v = sol.v;
+  s.t += h;
+  s.step += 1;
+}
+
+}  // namespace graspsim
