@@ -242,3 +242,31 @@ TEST(SpookRandom, DirectWarmStartedAtItsSolutionNeedsNoPivots) {
 
 }  // namespace
 }  // namespace graspsim::spook
+
+namespace graspsim::spook {
+namespace {
+
+TEST(SpookRandom, DirectOnStiffIllConditionedProblems) {
+  // Compliance down to 1e-6 of A's O(1) diagonal with up to 10× more rows than dofs: A's
+  // condition number reaches ~1e8 and impulses ~1e6 (redundant rows with conflicting
+  // targets). Pivoting must not fail, and the residual is held to 1e-9 relative to the
+  // size of the terms of A λ (rounding amplified by the conditioning stays below that).
+  for (std::uint64_t seed = 0; seed < 200; ++seed) {
+    RandomSpec spec;
+    spec.mixed_treatments = true;
+    spec.contacts = 4 + seed % 20;
+    spec.trees = 2 + seed % 7;
+    spec.k = 4 + 4 * (seed % 4);
+    spec.log10_compliance_min = -6.0;
+    const Problem p = random_problem(seed, spec);
+    const Solution sol = solve(p, SolverType::Direct, 1);
+    EXPECT_EQ(sol.direct_failures, 0) << "seed " << seed;
+    const MatX J = MatX(p.J);
+    const double A_max = (J * spook_test::dense_mass(p).ldlt().solve(J.transpose())).diagonal().maxCoeff();
+    const double scale = std::max(1.0, A_max * sol.lambda.lpNorm<Eigen::Infinity>());
+    EXPECT_LE(sol.residual, 1e-9 * scale) << "seed " << seed;
+  }
+}
+
+}  // namespace
+}  // namespace graspsim::spook

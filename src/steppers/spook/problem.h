@@ -45,7 +45,8 @@ enum class RowKind {
   Bounded,   // motors and other rows with given finite [lo, hi]
 };
 
-// How the friction rows of one contact are bounded.
+// How the friction rows of one contact are bounded. Only BoxFixed reads the rows' lo/hi.
+// Direct accepts all but Cone; Split and DirectIterative solve Cone by PGS projection.
 enum class FrictionTreatment {
   BoxFixed,    // lo/hi of the rows as given (±μ λ_n of the previous step): box friction
   BoxScaled,   // |λ_t,k| ≤ μ λ_n with the current λ_n, per row (ODE's "findex")
