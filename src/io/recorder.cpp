@@ -1,6 +1,8 @@
 #include "io/recorder.h"
 
+#include <cmath>
 #include <fstream>
+#include <numbers>
 
 #include "core/error.h"
 #include "kinematics/kinematics.h"
@@ -25,14 +27,19 @@ Recorder::Recorder(const std::filesystem::path& dir, const Model&, const Recordi
   require(!ec, dir_.string(), "cannot create output directory: " + ec.message());
   if (options_.bodies) bodies_ = open_csv(dir_ / "bodies.csv", "t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n");
   if (options_.joints) joints_ = open_csv(dir_ / "joints.csv", "t,joint,q,v,effort\n");
+  if (options_.contacts)
+    contacts_ = open_csv(dir_ / "contacts.csv",
+                         "t,body_a,body_b,px,py,pz,nx,ny,nz,depth,fn,ftx,fty,ftz,slipx,slipy,slipz,cone_error,"
+                         "alignment_error_deg\n");
 }
 
 Recorder::~Recorder() {
   if (bodies_) std::fclose(bodies_);
   if (joints_) std::fclose(joints_);
+  if (contacts_) std::fclose(contacts_);
 }
 
-void Recorder::record(const Model& model, const State& state, const Workspace& ws) {
+void Recorder::record(const Model& model, const State& state, const Workspace& ws, const StepResult* result) {
   if (calls_++ % options_.every != 0) return;
   // %.17g round-trips doubles exactly: recordings are bit-comparable across runs.
   if (bodies_) {
@@ -57,6 +64,20 @@ void Recorder::record(const Model& model, const State& state, const Workspace& w
                    joint_effort_[k]);
     }
     std::fflush(joints_);
+  }
+  if (contacts_ && result) {
+    for (const ContactResult& c : result->contacts) {
+      // Alignment is undefined while sticking: an empty field, not a made-up number.
+      char alignment[32] = "";
+      if (!std::isnan(c.alignment_error))
+        std::snprintf(alignment, sizeof alignment, "%.17g", c.alignment_error * 180.0 / std::numbers::pi);
+      std::fprintf(contacts_,
+                   "%.17g,%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s\n",
+                   state.t, model.bodies[c.body_a].name.c_str(), model.bodies[c.body_b].name.c_str(), c.position.x(),
+                   c.position.y(), c.position.z(), c.normal.x(), c.normal.y(), c.normal.z(), c.depth, c.fn, c.ft.x(),
+                   c.ft.y(), c.ft.z(), c.slip.x(), c.slip.y(), c.slip.z(), c.cone_error, alignment);
+    }
+    std::fflush(contacts_);
   }
 }
 

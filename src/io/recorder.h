@@ -27,8 +27,9 @@ class Recorder {
   Recorder& operator=(const Recorder&) = delete;
 
   // Appends the rows of this state (every `options.every` calls) and flushes them.
-  // Needs ws.kin to hold the kinematics of `state` (as after step()).
-  void record(const Model& model, const State& state, const Workspace& ws);
+  // Needs ws.kin to hold the kinematics of `state`. `result` (optional) gives the contact
+  // forces of the step that led to `state`.
+  void record(const Model& model, const State& state, const Workspace& ws, const StepResult* result = nullptr);
 
   // Writes run.json atomically (temp file + rename), so a reader never sees half of it.
   void write_run_json(const nlohmann::json& run) const;
@@ -40,6 +41,7 @@ class Recorder {
   RecordingOptions options_;
   std::FILE* bodies_ = nullptr;
   std::FILE* joints_ = nullptr;
+  std::FILE* contacts_ = nullptr;
   long calls_ = 0;
   std::vector<double> joint_effort_;  // scratch: actuator effort summed per joint
 };

@@ -34,6 +34,7 @@ nlohmann::json run_header(const Scene& scene) {
                                                                                  std::to_string(EIGEN_MINOR_VERSION)}};
   j["scene"] = scene.path;
   j["parameters"] = scene.parameters;
+  for (const auto& [name, word] : scene.text_parameters) j["parameters"][name] = word;
   j["duration"] = scene.duration;
   j["options"] = {{"dt", o.dt},
                   {"stepper", to_string(o.stepper)},
@@ -71,7 +72,7 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
       step(model, state, ws, &result);
       if (recorder) {
         forward_kinematics(model, state.q, ws.kin);  // the step leaves ws.kin at the old q
-        recorder->record(model, state, ws);
+        recorder->record(model, state, ws, &result);
       }
       if (options.on_step) options.on_step(model, state, ws, result);
       if (options.progress) options.progress(static_cast<double>(i + 1) / static_cast<double>(nsteps));

@@ -11,8 +11,10 @@ Scene load_scene(const std::string& path, const std::vector<std::string>& overri
   for (const auto& text : overrides) apply_override(root, text);
   Scene scene;
   scene.path = path;
-  scene.parameters = evaluate_parameters(root);
-  substitute_parameters(root, scene.parameters);
+  const ParameterValues params = evaluate_parameters(root);
+  scene.parameters = params.numbers;
+  scene.text_parameters = params.texts;
+  substitute_parameters(root, params);
   scene.resolved = to_json(root);
   ModelBuilder builder;
   read_scene(root, path, builder, scene);

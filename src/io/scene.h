@@ -25,6 +25,7 @@ struct Scene {
   double duration = 1.0;                      // s, top-level `duration:`
   RecordingOptions recording;
   std::map<std::string, double> parameters;   // final values after --set
+  std::map<std::string, std::string> text_parameters;  // parameters whose value is a word (solver: split)
   nlohmann::json resolved;                    // the scene after includes, --set and substitution
 };
 

@@ -18,8 +18,14 @@ void apply_override(YamlNode& root, const std::string& text);
 
 // scene_params.cpp: every parameter's value (parameters may use each other, no cycles),
 // then ${...} and =expressions replaced everywhere; the parameters section becomes numbers.
-std::map<std::string, double> evaluate_parameters(const YamlNode& root);
-void substitute_parameters(YamlNode& root, const std::map<std::string, double>& parameters);
+// A parameter whose value is a bare word (`friction_model: cone`) is text: `${name}` pastes
+// the word; arithmetic on it is an error.
+struct ParameterValues {
+  std::map<std::string, double> numbers;
+  std::map<std::string, std::string> texts;
+};
+ParameterValues evaluate_parameters(const YamlNode& root);
+void substitute_parameters(YamlNode& root, const ParameterValues& parameters);
 
 // scene_read.cpp: the resolved tree into the builder and the scene's run settings.
 void read_scene(const YamlNode& root, const std::string& scene_path, ModelBuilder& builder, Scene& scene);

@@ -2,6 +2,8 @@
 // scalar containing ${...} is evaluated as an expression if it is one (`${mu} * 2`), else
 // the values are pasted in as text (`finger_${i}` -> "finger_2").
 
+#include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "core/error.h"
@@ -17,6 +19,18 @@ class LocatedError : public InputError {
   using InputError::InputError;
 };
 
+// A text parameter used where a number is needed; substitute() then pastes the word.
+class TextParameterError : public ExpressionError {
+ public:
+  using ExpressionError::ExpressionError;
+};
+
+// A bare word that is not one of the expression constants is a text value.
+bool is_word(const std::string& s) {
+  if (s.empty() || s == "pi" || s == "e" || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
 class Parameters {
  public:
   explicit Parameters(const YamlNode* section) : section_(section) {
@@ -24,8 +38,16 @@ class Parameters {
       for (const auto& e : section_->entries) names_.push_back(e.key);
   }
 
+  // The word of a text parameter, or nullptr for a numeric (or unknown) one.
+  const std::string* text(const std::string& name) const {
+    const YamlNode* node = section_ ? section_->find(name) : nullptr;
+    return node && node->is_scalar() && is_word(node->scalar) ? &node->scalar : nullptr;
+  }
+
   double get(const std::string& name) {
     if (auto it = values_.find(name); it != values_.end()) return it->second;
+    if (const std::string* word = text(name))
+      throw TextParameterError("parameter '" + name + "' is the word '" + *word + "', not a number");
     const YamlNode* node = section_ ? section_->find(name) : nullptr;
     if (!node) {
       std::string listing;
@@ -63,15 +85,23 @@ class Parameters {
       const size_t close = text.find('}', open);
       if (close == std::string::npos) throw LocatedError(loc.str() + ": key '" + key + "': unterminated '${' in '" + text + "'");
       out += text.substr(pos, open - pos);
-      out += format_number(evaluate(text.substr(open, close + 1 - open), loc, key));
+      const std::string* word = text_of(text.substr(open + 2, close - open - 2));
+      out += word ? *word : format_number(evaluate(text.substr(open, close + 1 - open), loc, key));
       pos = close + 1;
     }
     return out + text.substr(pos);
   }
 
-  std::map<std::string, double> all() {
-    for (const auto& n : names_) get(n);
-    return values_;
+  ParameterValues all() {
+    ParameterValues out;
+    for (const auto& n : names_) {
+      if (const std::string* word = text(n))
+        out.texts[n] = *word;
+      else
+        get(n);
+    }
+    out.numbers = values_;
+    return out;
   }
 
  private:
@@ -79,6 +109,12 @@ class Parameters {
   std::vector<std::string> names_;
   std::map<std::string, double> values_;
   std::set<std::string> in_progress_;
+
+  // `name` (possibly padded with blanks) if it is a text parameter's name.
+  const std::string* text_of(const std::string& inner) const {
+    const auto b = inner.find_first_not_of(' '), e = inner.find_last_not_of(' ');
+    return b == std::string::npos ? nullptr : text(inner.substr(b, e - b + 1));
+  }
 };
 
 void substitute(YamlNode& node, const std::string& key, Parameters& params) {
@@ -106,7 +142,7 @@ void substitute(YamlNode& node, const std::string& key, Parameters& params) {
 
 }  // namespace
 
-std::map<std::string, double> evaluate_parameters(const YamlNode& root) {
+ParameterValues evaluate_parameters(const YamlNode& root) {
   const YamlNode* section = root.find("parameters");
   if (section && !section->is_map() && !section->is_null())
     throw InputError(section->loc.str() + ": key 'parameters': expected a map of names to numbers");
@@ -114,7 +150,7 @@ std::map<std::string, double> evaluate_parameters(const YamlNode& root) {
   return params.all();
 }
 
-void substitute_parameters(YamlNode& root, const std::map<std::string, double>& values) {
+void substitute_parameters(YamlNode& root, const ParameterValues& values) {
   YamlNode* section = root.find("parameters");
   Parameters params(section && section->is_map() ? section : nullptr);
   for (auto& e : root.entries) {
@@ -122,7 +158,8 @@ void substitute_parameters(YamlNode& root, const std::map<std::string, double>& 
     substitute(e.value, e.key, params);
   }
   if (section && section->is_map())
-    for (auto& e : section->entries) e.value = YamlNode::number(values.at(e.key), e.value.loc);
+    for (auto& e : section->entries)
+      if (!values.texts.count(e.key)) e.value = YamlNode::number(values.numbers.at(e.key), e.value.loc);
 }
 
 }  // namespace graspsim::scene_detail

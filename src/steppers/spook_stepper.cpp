@@ -52,7 +52,7 @@ Vec3 point_velocity(const Model& model, const KinematicsData& kin, const VecX& v
 
 // Appends the entries of u·(v_B(c) − v_A(c)) for row `row`: walks each body's dof chain,
 // so a row costs O(depth) instead of O(nv). Returns the row's velocity J·v.
-double add_relative_row(const Model& model, const KinematicsData& kin, int row, int body_a, int body_b, const Vec3& c,
+double add_relative_row(const KinematicsData& kin, int row, int body_a, int body_b, const Vec3& c,
                         const Vec3& u, const VecX& v, std::vector<Eigen::Triplet<double>>& triplets) {
   double jv = 0.0;
   const Vec3 cxu = c.cross(u);
@@ -159,7 +159,7 @@ double contact_stiffness(const Model& model, const ContactMaterial& cm, const Co
 }
 
 // Friction directions of one contact point per the material's model; returns the treatment.
-FrictionTreatment friction_directions(const Model& model, const ContactMaterial& cm, const Vec3& n,
+FrictionTreatment friction_directions(const ContactMaterial& cm, const Vec3& n,
                                       const Pose& X_WA, const ContactMemory* memory, const Vec3& slip, State& s,
                                       std::vector<Vec3>& out) {
   spook::TangentPair t;
@@ -181,7 +181,6 @@ FrictionTreatment friction_directions(const Model& model, const ContactMaterial&
       return FrictionTreatment::Polyhedral;
     }
   }
-  (void)model;
   out.push_back(t.t1);
   out.push_back(t.t2);
   if (cm.friction_model == FrictionModel::Box) return FrictionTreatment::BoxFixed;
@@ -228,7 +227,7 @@ void add_contact_rows(const Model& model, State& s, Workspace& ws, RowBuilder& r
       const ContactMemory* memory = find_memory(s, cs.geom_a, cs.geom_b, p.feature);
 
       const int nrow = rows.add(RowKind::Normal, 0.0, 0.0, 0.0, kInf);
-      const double jv = add_relative_row(model, ws.kin, nrow, ga.body, gb.body, p.position, p.normal, s.v, rows.triplets);
+      const double jv = add_relative_row(ws.kin, nrow, ga.body, gb.body, p.position, p.normal, s.v, rows.triplets);
       const auto params = spook::spook_parameters(contact_stiffness(model, cm, cs, p, sc), cm.damping, h);
       double target = spook::spook_target(params, h, -p.depth, jv);
       if (cm.restitution > 0.0 && jv < -kRestitutionSpeed) target = std::max(target, -cm.restitution * jv);
@@ -240,7 +239,7 @@ void add_contact_rows(const Model& model, State& s, Workspace& ws, RowBuilder& r
       const Vec3 slip = rel - rel.dot(p.normal) * p.normal;
       info.first_direction = static_cast<int>(sc.directions.size());
       const FrictionTreatment treatment =
-          friction_directions(model, cm, p.normal, sc.X_WG[cs.geom_a], memory, slip, s, sc.directions);
+          friction_directions(cm, p.normal, sc.X_WG[cs.geom_a], memory, slip, s, sc.directions);
       info.ndirections = static_cast<int>(sc.directions.size()) - info.first_direction;
 
       spook::ContactRows cr;
@@ -251,7 +250,7 @@ void add_contact_rows(const Model& model, State& s, Workspace& ws, RowBuilder& r
       const bool one_sided = treatment == FrictionTreatment::Polyhedral;
       for (int k = 0; k < info.ndirections; ++k) {
         const int r = rows.add(RowKind::Friction, 0.0, comp, one_sided ? 0.0 : -kInf, kInf);
-        add_relative_row(model, ws.kin, r, ga.body, gb.body, p.position, sc.directions[info.first_direction + k], s.v,
+        add_relative_row(ws.kin, r, ga.body, gb.body, p.position, sc.directions[info.first_direction + k], s.v,
                          rows.triplets);
         cr.friction.push_back(r);
       }

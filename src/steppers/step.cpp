@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "steppers/dynamics_stepper.h"
+#include "steppers/spook_stepper.h"
 
 namespace graspsim {
 namespace {
@@ -27,6 +28,7 @@ void step(const Model& model, State& state, Workspace& ws, StepResult* result) {
   const auto start = std::chrono::steady_clock::now();
   switch (model.options.stepper) {
     case StepperType::Dynamics: step_dynamics(model, state, ws); break;
+    case StepperType::Spook: step_spook(model, state, ws, result); break;
     default:
       throw InputError(std::string("stepper '") + to_string(model.options.stepper) + "' is not available yet");
   }

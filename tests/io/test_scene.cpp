@@ -255,3 +255,50 @@ TEST(Scene, PathIsKeptAsGiven) {
 
 }  // namespace
 }  // namespace graspsim
+
+namespace graspsim {
+namespace {
+
+TEST(Scene, WordParametersPasteIntoEnumKeys) {
+  test::TempDir dir;
+  const std::string path = dir.write("s.yaml", R"(parameters: {friction_model: box, solver: split, mu: 0.3}
+options: {stepper: spook, solver: "${solver}"}
+default_contact: {friction: "${mu}", friction_model: "${friction_model}"}
+)");
+  const Scene s = load_scene(path);
+  EXPECT_EQ(s.model->default_contact.friction_model, FrictionModel::Box);
+  EXPECT_EQ(s.model->options.solver, SolverType::Split);
+  EXPECT_EQ(s.text_parameters.at("friction_model"), "box");
+  EXPECT_EQ(s.parameters.at("mu"), 0.3);
+  const Scene o = load_scene(path, {"parameters.friction_model=polyhedral", "parameters.solver=direct"});
+  EXPECT_EQ(o.model->default_contact.friction_model, FrictionModel::Polyhedral);
+  EXPECT_EQ(o.model->options.solver, SolverType::Direct);
+}
+
+TEST(Scene, ArithmeticOnAWordParameterIsAnError) {
+  test::TempDir dir;
+  const std::string path = dir.write("s.yaml", "parameters: {model: cone}\nduration: \"=${model} * 2\"\n");
+  try {
+    load_scene(path);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("parameter 'model' is the word 'cone', not a number"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("s.yaml:2"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Scene, DirectSolverWithConeFrictionIsRejectedByTheCheck) {
+  test::TempDir dir;
+  const std::string path = dir.write(
+      "s.yaml", "options: {stepper: spook, solver: direct}\ndefault_contact: {friction_model: cone}\n");
+  try {
+    load_scene(path);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot be solved by the direct solver"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace graspsim
