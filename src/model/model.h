@@ -132,7 +132,9 @@ struct Options {
   SolverType solver = SolverType::Split;
   int iterations = 16;
   std::uint64_t seed = 0;          // seeds every random choice a stepper makes
-  double contact_margin = 0.0;     // contact points are made down to this separation (m)
+  // Contact points are made down to this separation (m): speculative contacts, so bodies
+  // placed touching (or about to touch) are caught in the step they arrive.
+  double contact_margin = 1e-3;
   // 0: face contacts are the corners of the overlap polygon; n ≥ 2: an n×n grid of points
   // over it, each with its share of the area (distributed support for area contact).
   int patch_grid = 0;

@@ -229,7 +229,9 @@ void add_contact_rows(const Model& model, State& s, Workspace& ws, RowBuilder& r
       const int nrow = rows.add(RowKind::Normal, 0.0, 0.0, 0.0, kInf);
       const double jv = add_relative_row(ws.kin, nrow, ga.body, gb.body, p.position, p.normal, s.v, rows.triplets);
       const auto params = spook::spook_parameters(contact_stiffness(model, cm, cs, p, sc), cm.damping, h);
-      double target = spook::spook_target(params, h, -p.depth, jv);
+      // A speculative contact (still apart by g > 0) may close its gap in this step but not
+      // cross it; SPOOK's spring-damper target applies once the solids touch.
+      double target = p.depth < 0.0 ? p.depth / h : spook::spook_target(params, h, -p.depth, jv);
       if (cm.restitution > 0.0 && jv < -kRestitutionSpeed) target = std::max(target, -cm.restitution * jv);
       rows.target[nrow] = target;
       rows.compliance[nrow] = params.sigma;

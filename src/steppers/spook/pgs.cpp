@@ -42,15 +42,21 @@ class Sweeper {
         for (int i : c.friction) row(i, -bound, bound);
         break;
       case FrictionTreatment::Cone: {
+        // Both rows take one projected step with a common scale D̄: then a fixed point has
+        // w_t ∥ −λ_t on the cone's rim (maximal dissipation). Per-row scales D_a ≠ D_b give
+        // w_t ∥ D λ_t instead, friction off the slip direction (20° at a sliding box's
+        // corners). D̄ = max(D_a, D_b) ≥ λ_max/2 of the pair's block keeps the step stable.
         const int a = c.friction[0], b = c.friction[1];
-        row(a, -kInf, kInf);
-        row(b, -kInf, kInf);
-        const double norm = std::hypot(lambda_[a], lambda_[b]);
+        const double D = std::max(ops_.D[a], ops_.D[b]);
+        if (D <= 0.0) break;
+        double ya = lambda_[a] - w(a) / D, yb = lambda_[b] - w(b) / D;
+        const double norm = std::hypot(ya, yb);
         if (norm > bound) {
-          const double scale = bound / norm;
-          set(a, lambda_[a] * scale);
-          set(b, lambda_[b] * scale);
+          ya *= bound / norm;
+          yb *= bound / norm;
         }
+        set(a, ya);
+        set(b, yb);
         break;
       }
       case FrictionTreatment::Polyhedral: {

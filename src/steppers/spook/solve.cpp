@@ -13,6 +13,7 @@
 // change (the common case after the first iteration) (a) costs one LU back-substitution.
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -114,6 +115,74 @@ void direct(const Problem& p, const Operators& ops, bool cone_as_scaled_box, Vec
   }
 }
 
+// Friction of contact c inside its Coulomb bounds with room to spare (a sticking contact).
+bool inside_bounds(const Problem& p, const ContactRows& c, const VecX& lambda, double slack) {
+  const double bound = friction_bound(c.mu, lambda[c.normal]) * (1.0 - slack);
+  switch (c.treatment) {
+    case FrictionTreatment::Cone: return std::hypot(lambda[c.friction[0]], lambda[c.friction[1]]) <= bound;
+    case FrictionTreatment::BoxScaled:
+      return std::all_of(c.friction.begin(), c.friction.end(), [&](int r) { return std::abs(lambda[r]) <= bound; });
+    case FrictionTreatment::BoxFixed:
+      return std::all_of(c.friction.begin(), c.friction.end(), [&](int r) {
+        return lambda[r] >= p.lo[r] * (1.0 - slack) && lambda[r] <= p.hi[r] * (1.0 - slack);
+      });
+    case FrictionTreatment::Polyhedral: return false;  // not polished
+  }
+  return false;
+}
+
+// Split's last stage. PGS sweeps leave a small friction residual, and in a grasp that
+// residual is slip: the held object creeps and, warm-started step after step, the creep
+// grows. Contacts whose friction is strictly inside its bounds are sticking, so their
+// friction rows are equalities: one direct solve of the normals, joints and those rows
+// (sliding contacts keep their iterated friction) makes sticking exact. A sticking contact
+// whose exact friction leaves its bounds is demoted to sliding and the solve repeats.
+void polish_sticking(const Problem& p, const Operators& ops, VecX& lambda, Solution& sol) {
+  constexpr int kAttempts = 4;
+  constexpr double kSlack = 1e-6;
+  if (p.contacts.empty()) return;
+  std::vector<char> sticking(p.contacts.size());
+  for (size_t c = 0; c < p.contacts.size(); ++c) sticking[c] = inside_bounds(p, p.contacts[c], lambda, kSlack);
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    VecX fixed = VecX::Zero(p.nrows());  // friction of sliding contacts, held
+    std::vector<int> rows;
+    for (int r = 0; r < p.nrows(); ++r) {
+      const int c = ops.contact_of_row[r];
+      const bool friction = p.kind[r] == RowKind::Friction;
+      if (!friction || sticking[c]) rows.push_back(r);
+      if (friction && !sticking[c]) fixed[r] = lambda[r];
+    }
+    if (rows.empty() || rows.size() > static_cast<size_t>(kMaxDirectRows)) return;
+    Mlcp mlcp;
+    mlcp.A = dense_delassus(p, ops, rows);
+    mlcp.lo.resize(static_cast<Eigen::Index>(rows.size()));
+    mlcp.hi.resize(static_cast<Eigen::Index>(rows.size()));
+    mlcp.findex.assign(rows.size(), -1);
+    mlcp.fmu = VecX::Zero(static_cast<Eigen::Index>(rows.size()));
+    for (size_t a = 0; a < rows.size(); ++a) {
+      const bool friction = p.kind[rows[a]] == RowKind::Friction;
+      mlcp.lo[a] = friction ? -kInf : p.lo[rows[a]];
+      mlcp.hi[a] = friction ? kInf : p.hi[rows[a]];
+    }
+    MlcpSolver solver(std::move(mlcp));
+    VecX x;
+    const VecX guess = gather(lambda, rows);
+    if (!solver.solve(island_rhs(p, rows, velocity_of(p, ops, fixed)), x, sol.pivots, &guess)) return;
+    VecX candidate = fixed;
+    for (size_t a = 0; a < rows.size(); ++a) candidate[rows[a]] = x[a];
+    bool all_inside = true;
+    for (size_t c = 0; c < p.contacts.size(); ++c)
+      if (sticking[c] && !inside_bounds(p, p.contacts[c], candidate, 0.0)) {
+        sticking[c] = false;
+        all_inside = false;
+      }
+    if (all_inside) {
+      lambda = candidate;
+      return;
+    }
+  }
+}
+
 void split(const Problem& p, const Operators& ops, int outer, VecX& lambda, Solution& sol) {
   const bool has_warm = p.lambda_warm.size() == p.nrows();
   struct Part {
@@ -153,6 +222,7 @@ void split(const Problem& p, const Operators& ops, int outer, VecX& lambda, Solu
     VecX v = velocity_of(p, ops, lambda);
     pgs_sweeps(p, ops, SweepRows::FrictionOnly, 1, lambda, v);
   }
+  polish_sticking(p, ops, lambda, sol);
 }
 
 }  // namespace
