@@ -60,6 +60,18 @@ void collide_convex_general(const ConvexShape& a, const ConvexShape& b, double m
     pa = pb = 0.5 * (g.point_a + g.point_b);
     depth = 0.0;
   }
+  // When the shapes just touch, the origin lies on the boundary of the Minkowski difference
+  // and EPA can return a zero depth with the opposite face's normal, which the manifold
+  // then turns into the depth of pushing B right through A (a rod touching a box side came
+  // out 99.5 mm deep). The depth along a direction is exact from the support functions:
+  // keep the shallower of n and −n.
+  auto depth_along = [&](const Vec3& d) { return support(a, d).dot(d) - support(b, -d).dot(d); };
+  if (const double flipped = depth_along(-n); flipped < depth_along(n)) {
+    n = -n;
+    depth = flipped;
+    pa = support(a, n);
+    pb = support(b, -n);
+  }
   build_manifold(a, b, n, pa, pb, depth, margin, options, out);
 }
 

@@ -347,7 +347,6 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
             "direct_iterative, or a box-type or polyhedral friction model");
   };
   check_contact(m->default_contact, "default contact material");
-  check_solver(m->default_contact, "default contact material");
   for (const auto& cd : contact_materials_) {
     const std::string w = where("contact material", cd.material_a + "/" + cd.material_b, cd.source);
     ContactMaterial c = cd.props;
@@ -362,6 +361,14 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
               w, "defined twice");
     m->contact_materials.push_back(c);
   }
+
+  // The default applies to material pairs without an entry; check it only if one is used.
+  std::set<int> used_materials;
+  for (const Geom& g : m->geoms) used_materials.insert(g.material);
+  bool default_used = false;
+  for (int a : used_materials)
+    for (int b : used_materials) default_used = default_used || &m->contact_material(a, b) == &m->default_contact;
+  if (default_used) check_solver(m->default_contact, "default contact material");
 
   // Actuators.
   std::set<std::string> actuator_names;

@@ -325,3 +325,29 @@ TEST(Narrowphase, HullOnPlaneGivesItsLowestVertices) {
 
 }  // namespace
 }  // namespace graspsim
+
+namespace graspsim {
+namespace {
+
+// Regression: a pusher rod placed exactly against a box side (the thesis push scene) made
+// EPA pick the opposite face: depth 99.5 mm, normal flipped. Exactly touching, and just
+// apart or just overlapping, the contact must be the side face at depth ≈ 0.
+TEST(Narrowphase, CylinderExactlyTouchingABoxSide) {
+  const Vec3 box_half(0.045, 0.045, 0.0065);
+  for (double gap : {0.0, 1e-12, -1e-12, 1e-6, -1e-6}) {
+    const ConvexShape box = make_shape(GeomType::Box, box_half, Pose{Vec3(0, 0, 0.0065), Quat::Identity()});
+    const ConvexShape rod = make_shape(GeomType::Cylinder, Vec3(0.00475, 0.025, 0),
+                                       Pose{Vec3(-0.045 - 0.00475 - gap, 0, 0.027), Quat::Identity()});
+    ContactSet cs;
+    collide_shapes(box, rod, 1e-3, CollideOptions{}, cs);
+    ASSERT_FALSE(cs.points.empty()) << "gap " << gap;
+    for (const ContactPoint& p : cs.points) {
+      EXPECT_NEAR(p.depth, -gap, 1e-9) << "gap " << gap;
+      EXPECT_NEAR(p.normal.x(), -1.0, 1e-9) << "gap " << gap;
+      EXPECT_NEAR(p.position.x(), -0.045, 1e-6) << "gap " << gap;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace graspsim

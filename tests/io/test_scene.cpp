@@ -291,7 +291,9 @@ TEST(Scene, ArithmeticOnAWordParameterIsAnError) {
 TEST(Scene, DirectSolverWithConeFrictionIsRejectedByTheCheck) {
   test::TempDir dir;
   const std::string path = dir.write(
-      "s.yaml", "options: {stepper: spook, solver: direct}\ndefault_contact: {friction_model: cone}\n");
+      "s.yaml",
+      "options: {stepper: spook, solver: direct}\ndefault_contact: {friction_model: cone}\n"
+      "geoms: [{type: plane}]\nbodies: [{name: b, joint: free, geoms: [{type: sphere, size: 0.1}]}]\n");
   try {
     load_scene(path);
     FAIL() << "no error";
