@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -54,6 +55,23 @@ void add_scene_args(CLI::App* cmd, SceneArgs& args) {
                   "Override a scene value: parameters.NAME=value or key.path=value (repeatable)");
 }
 
+// Final pose of each body (position, yaw about z) and the contact metrics.
+void print_summary(const nlohmann::json& j) {
+  for (const auto& [name, pose] : j["final_bodies"].items()) {
+    const auto& p = pose["pos"];
+    const auto& q = pose["quat"];
+    const double yaw = std::atan2(2.0 * (q[0].get<double>() * q[3].get<double>() + q[1].get<double>() * q[2].get<double>()),
+                                  1.0 - 2.0 * (q[2].get<double>() * q[2].get<double>() + q[3].get<double>() * q[3].get<double>()));
+    std::printf("  %-12s pos [% .5f % .5f % .5f] m  yaw % .3f deg\n", name.c_str(), p[0].get<double>(), p[1].get<double>(),
+                p[2].get<double>(), yaw * 180.0 / M_PI);
+  }
+  const auto& c = j["contacts"];
+  if (c["contact_points"].get<long>() > 0)
+    std::printf("  contacts: max cone error %.3g, mean |alignment error| %.3g deg over %ld sliding points, max depth %.3g m\n",
+                c["max_cone_error"].get<double>(), c["mean_abs_alignment_error_deg"].get<double>(),
+                c["sliding_contact_points"].get<long>(), c["max_depth"].get<double>());
+}
+
 int cmd_run(const SceneArgs& args, std::optional<double> duration, std::optional<double> dt, const std::string& out) {
   std::vector<std::string> sets = args.sets;
   if (duration) sets.push_back("duration=" + std::to_string(*duration));
@@ -66,6 +84,7 @@ int cmd_run(const SceneArgs& args, std::optional<double> duration, std::optional
   const gs::RunSummary s = gs::run_scene(scene, options);
   std::printf("%s: %ld steps, %.6g s simulated in %.3g s wall; results in %s\n", args.path.c_str(), s.steps, s.sim_time,
               s.wall_time_s, out.c_str());
+  print_summary(s.json);
   return 0;
 }
 

@@ -1,7 +1,9 @@
 #include "io/run.h"
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "core/version.h"
 #include "io/recorder.h"
@@ -18,6 +20,33 @@ nlohmann::json body_poses(const Model& model, const Workspace& ws) {
   }
   return out;
 }
+
+// Contact metrics over a run (SPEC "Metrics"), for run.json and the CLI's summary.
+struct ContactStats {
+  long points = 0, sliding = 0;
+  double max_cone_error = 0.0, sum_abs_alignment = 0.0, max_depth = 0.0, max_residual = 0.0;
+
+  void add(const StepResult& r) {
+    max_residual = std::max(max_residual, r.solver_residual);
+    for (const ContactResult& c : r.contacts) {
+      ++points;
+      max_cone_error = std::max(max_cone_error, c.cone_error);
+      max_depth = std::max(max_depth, c.depth);
+      if (!std::isnan(c.alignment_error)) {
+        ++sliding;
+        sum_abs_alignment += std::abs(c.alignment_error);
+      }
+    }
+  }
+  nlohmann::json json() const {
+    return {{"contact_points", points},
+            {"max_cone_error", max_cone_error},
+            {"mean_abs_alignment_error_deg", sliding ? sum_abs_alignment / sliding * 180.0 / std::numbers::pi : 0.0},
+            {"sliding_contact_points", sliding},
+            {"max_depth", max_depth},
+            {"max_solver_residual", max_residual}};
+  }
+};
 
 double total_energy(const Model& model, const State& s, Workspace& ws) {
   forward_kinematics(model, s.q, ws.kin);
@@ -67,9 +96,11 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
   // Steps are counted, not accumulated in time, so the step count is exact.
   const long nsteps = std::lround(std::ceil(scene.duration / model.options.dt - 1e-9));
   const auto start = std::chrono::steady_clock::now();
+  ContactStats stats;
   try {
     for (long i = 0; i < nsteps; ++i) {
       step(model, state, ws, &result);
+      stats.add(result);
       if (recorder) {
         forward_kinematics(model, state.q, ws.kin);  // the step leaves ws.kin at the old q
         recorder->record(model, state, ws, &result);
@@ -94,7 +125,8 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
                   {"steps_per_second", summary.wall_time_s > 0 ? summary.steps / summary.wall_time_s : 0.0},
                   {"energy_initial", e0},
                   {"energy_final", e1},
-                  {"final_bodies", body_poses(model, ws)}};
+                  {"final_bodies", body_poses(model, ws)},
+                  {"contacts", stats.json()}};
   summary.final_state = state;
   if (recorder) {
     run["status"] = "completed";

@@ -223,6 +223,11 @@ void split(const Problem& p, const Operators& ops, int outer, VecX& lambda, Solu
     pgs_sweeps(p, ops, SweepRows::FrictionOnly, 1, lambda, v);
   }
   polish_sticking(p, ops, lambda, sol);
+  // The polish re-solved the normals: one last friction sweep puts every sliding contact's
+  // friction inside its final cone (a sweep projects against the current normals) and
+  // leaves the exact sticking contacts where they are (their fixed point).
+  VecX v = velocity_of(p, ops, lambda);
+  pgs_sweeps(p, ops, SweepRows::FrictionOnly, 1, lambda, v);
 }
 
 }  // namespace
