@@ -14,7 +14,7 @@ namespace {
 namespace fs = std::filesystem;
 
 bool is_list_section(const std::string& key) {
-  static const char* const kLists[] = {"materials", "contact_materials", "meshes", "geoms", "bodies", "actuators", "exclude"};
+  static const char* const kLists[] = {"materials", "contact_materials", "meshes", "geoms", "bodies", "actuators", "equalities", "exclude"};
   return std::any_of(std::begin(kLists), std::end(kLists), [&](const char* k) { return key == k; });
 }
 

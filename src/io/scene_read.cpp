@@ -255,12 +255,31 @@ void read_actuator(const YamlNode& a, const std::string& section, ModelBuilder& 
   builder.add_actuator(std::move(d));
 }
 
+void read_equality(const YamlNode& e, const std::string& section, ModelBuilder& builder) {
+  expect_map(e, "equalities");
+  check_keys(e, section, {"name", "type", "body_a", "body_b", "anchor_a", "anchor_b", "quat", "euler_deg", "stiffness",
+                          "damping"});
+  EqualityDef d;
+  d.source = e.loc.str();
+  d.name = as_string(require_key(e, "name", "an equality"), "name");
+  if (const YamlNode* v = e.find("type"))
+    d.type = as_enum<EqualityType>(*v, "type", {{"connect", EqualityType::Connect}, {"weld", EqualityType::Weld}});
+  if (const YamlNode* v = e.find("body_a")) d.body_a = as_string(*v, "body_a");
+  d.body_b = as_string(require_key(e, "body_b", section), "body_b");
+  if (const YamlNode* v = e.find("anchor_a")) d.anchor_a = as_vec3(*v, "anchor_a");
+  if (const YamlNode* v = e.find("anchor_b")) d.anchor_b = as_vec3(*v, "anchor_b");
+  d.relative = read_pose(e).q;  // quat / euler_deg: B's orientation in A (weld)
+  if (const YamlNode* v = e.find("stiffness")) d.stiffness = as_number(*v, "stiffness", true);
+  if (const YamlNode* v = e.find("damping")) d.damping = as_number(*v, "damping");
+  builder.add_equality(std::move(d));
+}
+
 }  // namespace
 
 void read_scene(const YamlNode& root, const std::string& scene_path, ModelBuilder& builder, Scene& scene) {
   check_keys(root, "the scene",
              {"parameters", "duration", "options", "recording", "materials", "contact_materials", "default_contact",
-              "meshes", "geoms", "bodies", "actuators", "exclude"});
+              "meshes", "geoms", "bodies", "actuators", "equalities", "exclude"});
   if (const YamlNode* v = root.find("duration")) {
     scene.duration = as_number(*v, "duration");
     if (scene.duration <= 0) throw InputError(v->loc.str() + ": key 'duration': must be positive");
@@ -300,6 +319,8 @@ void read_scene(const YamlNode& root, const std::string& scene_path, ModelBuilde
   for (size_t i = 0; i < bodies.size(); ++i) read_body(bodies[i], section_name(bodies[i], "body", "bodies", i), builder);
   const auto& acts = items(root, "actuators");
   for (size_t i = 0; i < acts.size(); ++i) read_actuator(acts[i], section_name(acts[i], "actuator", "actuators", i), builder);
+  const auto& eqs = items(root, "equalities");
+  for (size_t i = 0; i < eqs.size(); ++i) read_equality(eqs[i], section_name(eqs[i], "equality", "equalities", i), builder);
   for (const auto& pair : items(root, "exclude")) {
     const auto names = as_strings(pair, "exclude", 2);
     builder.exclude_pair(names[0], names[1], pair.loc.str());

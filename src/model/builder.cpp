@@ -400,6 +400,32 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
     m->actuators.push_back(a);
   }
 
+  std::set<std::string> equality_names;
+  for (const auto& ed : equalities_) {
+    const std::string w = where("equality", ed.name, ed.source);
+    require(!ed.name.empty(), ed.source, "an equality has no name");
+    require(equality_names.insert(ed.name).second, w, "defined twice");
+    require(body_ids.count(ed.body_a), w, "unknown body '" + ed.body_a + "'");
+    require(body_ids.count(ed.body_b), w, "unknown body '" + ed.body_b + "'");
+    require(ed.body_a != ed.body_b, w, "body_a and body_b must differ");
+    require(all_finite(ed.anchor_a) && all_finite(ed.anchor_b) && all_finite(ed.relative.coeffs()) &&
+                ed.relative.norm() > 1e-9,
+            w, "anchors and orientation must be finite");
+    require(!std::isnan(ed.stiffness) && ed.stiffness > 0.0, w, "stiffness must be positive (inf = rigid)");
+    require(std::isfinite(ed.damping) && ed.damping >= 0.0, w, "damping must be >= 0");
+    Equality e;
+    e.name = ed.name;
+    e.type = ed.type;
+    e.body_a = body_ids.at(ed.body_a);
+    e.body_b = body_ids.at(ed.body_b);
+    e.anchor_a = ed.anchor_a;
+    e.anchor_b = ed.anchor_b;
+    e.relative = ed.relative.normalized();
+    e.stiffness = ed.stiffness;
+    e.damping = ed.damping;
+    m->equalities.push_back(e);
+  }
+
   for (const auto& [a, b, source] : exclusions_) {
     const std::string w = where("exclusion", a + "/" + b, source);
     require(body_ids.count(a), w, "unknown body '" + a + "'");

@@ -67,6 +67,16 @@ struct ActuatorDef {
   std::string source;
 };
 
+struct EqualityDef {
+  std::string name;
+  EqualityType type = EqualityType::Connect;
+  std::string body_a = "world", body_b;
+  Vec3 anchor_a = Vec3::Zero(), anchor_b = Vec3::Zero();
+  Quat relative = Quat::Identity();
+  double stiffness = kInf, damping = 0.0;
+  std::string source;
+};
+
 class ModelBuilder {
  public:
   ModelBuilder();
@@ -76,6 +86,7 @@ class ModelBuilder {
   void add_material(const std::string& name, const std::string& source = "");
   void add_contact_material(ContactMaterialDef def) { contact_materials_.push_back(std::move(def)); }
   void add_actuator(ActuatorDef def) { actuators_.push_back(std::move(def)); }
+  void add_equality(EqualityDef def) { equalities_.push_back(std::move(def)); }
   void exclude_pair(const std::string& body_a, const std::string& body_b, const std::string& source = "");
   Options& options() { return options_; }
   ContactMaterial& default_contact() { return default_contact_; }
@@ -91,6 +102,7 @@ class ModelBuilder {
   std::vector<std::pair<std::string, std::string>> materials_;  // name, source
   std::vector<ContactMaterialDef> contact_materials_;
   std::vector<ActuatorDef> actuators_;
+  std::vector<EqualityDef> equalities_;
   std::vector<std::tuple<std::string, std::string, std::string>> exclusions_;
   Options options_;
   ContactMaterial default_contact_;

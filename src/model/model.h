@@ -118,6 +118,23 @@ struct Actuator {
   Signal command;
 };
 
+// ---- equality constraints (loop closures) ---------------------------------------------
+// Connect: the point anchor_a of body A and the point anchor_b of body B coincide (a ball
+// joint closing a loop). Weld: also the orientation of B in A stays `relative` (anchors as
+// for connect). Body A may be the world. Solved as rows by the constraint steppers.
+enum class EqualityType { Connect, Weld };
+
+struct Equality {
+  std::string name;
+  EqualityType type = EqualityType::Connect;
+  int body_a = 0, body_b = 0;
+  Vec3 anchor_a = Vec3::Zero();    // in A's frame
+  Vec3 anchor_b = Vec3::Zero();    // in B's frame
+  Quat relative = Quat::Identity();  // weld: orientation of B's frame in A's frame
+  double stiffness = kInf;         // N/m (and N·m/rad); inf = rigid
+  double damping = 0.0;            // SPOOK relaxation time (s); 0 = two time steps
+};
+
 // ---- options --------------------------------------------------------------------------
 enum class StepperType { Dynamics, Spook, Quasistatic, Penalty };
 enum class Integrator { SemiImplicitEuler, RK4 };
@@ -150,6 +167,7 @@ struct Model {
   std::vector<ContactMaterial> contact_materials;
   ContactMaterial default_contact;
   std::vector<Actuator> actuators;
+  std::vector<Equality> equalities;
   std::vector<std::pair<int, int>> excluded_body_pairs;  // never collide (a < b)
   Options options;
 

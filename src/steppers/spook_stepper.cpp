@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+#include <tuple>
 
 #include "core/error.h"
 #include "kinematics/dynamics.h"
@@ -50,21 +51,29 @@ Vec3 point_velocity(const Model& model, const KinematicsData& kin, const VecX& v
   return V.tail<3>() + V.head<3>().cross(c);
 }
 
-// Appends the entries of u·(v_B(c) − v_A(c)) for row `row`: walks each body's dof chain,
-// so a row costs O(depth) instead of O(nv). Returns the row's velocity J·v.
-double add_relative_row(const KinematicsData& kin, int row, int body_a, int body_b, const Vec3& c,
-                        const Vec3& u, const VecX& v, std::vector<Eigen::Triplet<double>>& triplets) {
+// Appends the entries of u·(v_B(c_b) − v_A(c_a)) for row `row` (c_a, c_b world points fixed
+// to A and B): walks each body's dof chain, so a row costs O(depth) instead of O(nv).
+// With `angular`, the row is u·(ω_B − ω_A) instead. Returns the row's velocity J·v.
+double add_jacobian_row(const KinematicsData& kin, int row, int body_a, const Vec3& c_a, int body_b, const Vec3& c_b,
+                        const Vec3& u, const VecX& v, std::vector<Eigen::Triplet<double>>& triplets,
+                        bool angular = false) {
   double jv = 0.0;
-  const Vec3 cxu = c.cross(u);
-  for (auto [body, sign] : {std::pair{body_b, 1.0}, std::pair{body_a, -1.0}}) {
+  for (auto [body, sign, c] : {std::tuple{body_b, 1.0, c_b}, std::tuple{body_a, -1.0, c_a}}) {
     if (body == 0) continue;
+    const Vec3 cxu = c.cross(u);
     for (int d = kin.body_last_dof[body]; d >= 0; d = kin.dof_parent[d]) {
-      const double val = sign * (u.dot(kin.S.col(d).tail<3>()) + cxu.dot(kin.S.col(d).head<3>()));
+      const double val = angular ? sign * u.dot(kin.S.col(d).head<3>())
+                                 : sign * (u.dot(kin.S.col(d).tail<3>()) + cxu.dot(kin.S.col(d).head<3>()));
       triplets.emplace_back(row, d, val);
       jv += val * v[d];
     }
   }
   return jv;
+}
+
+double add_relative_row(const KinematicsData& kin, int row, int body_a, int body_b, const Vec3& c, const Vec3& u,
+                        const VecX& v, std::vector<Eigen::Triplet<double>>& triplets) {
+  return add_jacobian_row(kin, row, body_a, c, body_b, c, u, v, triplets);
 }
 
 const ContactMemory* find_memory(const State& s, int ga, int gb, std::uint64_t feature) {
@@ -281,6 +290,33 @@ void add_limit_rows(const Model& model, const State& s, RowBuilder& rows) {
   }
 }
 
+// Loop closures: connect (3 rows: the anchors coincide) and weld (3 more: the relative
+// orientation). SPOOK rows with the equality's stiffness (default rigid) and relaxation
+// time (default two steps).
+void add_equality_rows(const Model& model, const State& s, const KinematicsData& kin, RowBuilder& rows) {
+  const double h = model.options.dt;
+  for (const Equality& e : model.equalities) {
+    const auto params = spook::spook_parameters(e.stiffness, e.damping > 0.0 ? e.damping : 2.0 * h, h);
+    const Pose& XA = kin.X_WB[e.body_a];
+    const Pose& XB = kin.X_WB[e.body_b];
+    const Vec3 pa = XA * e.anchor_a, pb = XB * e.anchor_b;
+    const Vec3 gap = pb - pa;
+    for (int k = 0; k < 3; ++k) {
+      const int r = rows.add(RowKind::Equality, 0.0, params.sigma, -kInf, kInf);
+      const double jv = add_jacobian_row(kin, r, e.body_a, pa, e.body_b, pb, Vec3::Unit(k), s.v, rows.triplets);
+      rows.target[r] = spook::spook_target(params, h, gap[k], jv);
+    }
+    if (e.type != EqualityType::Weld) continue;
+    // Rotation error of B against its target orientation, as a world rotation vector.
+    const Vec3 err = quat_log(XB.q * (XA.q * e.relative).conjugate());
+    for (int k = 0; k < 3; ++k) {
+      const int r = rows.add(RowKind::Equality, 0.0, params.sigma, -kInf, kInf);
+      const double jv = add_jacobian_row(kin, r, e.body_a, pa, e.body_b, pb, Vec3::Unit(k), s.v, rows.triplets, true);
+      rows.target[r] = spook::spook_target(params, h, err[k], jv);
+    }
+  }
+}
+
 // Position and velocity servos become rows whose impulse is bounded by the effort limits:
 // implicit PD control that stays stable at any gain.
 void add_servo_rows(const Model& model, const State& s, Workspace& ws, RowBuilder& rows) {
@@ -332,6 +368,7 @@ void assemble(const Model& model, State& s, Workspace& ws) {
   std::vector<std::pair<int, double>> box_fixed;  // contact, previous normal impulse (−1: new)
   add_contact_rows(model, s, ws, rows, box_fixed);
   add_limit_rows(model, s, rows);
+  add_equality_rows(model, s, ws.kin, rows);
   add_servo_rows(model, s, ws, rows);
 
   const int n = rows.size();

@@ -225,6 +225,10 @@ std::vector<int> MlcpSolver::basis_from(const VecX& x, const VecX& b) const {
 bool MlcpSolver::solve(const VecX& b, VecX& x, int& pivots, const VecX* guess) {
   const VecX q = lcp_q(b);
   VecX z;
+  if (q.size() == 0) {  // only equality rows: the Schur complement solve is the answer
+    x = recover(b, z);
+    return true;
+  }
   if (active_.empty() && guess != nullptr && guess->size() == m_) active_.set(M_, basis_from(*guess, b));
   if (active_.try_solve(M_, q, z)) {
     x = recover(b, z);
