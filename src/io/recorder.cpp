@@ -30,7 +30,7 @@ Recorder::Recorder(const std::filesystem::path& dir, const Model&, const Recordi
   if (options_.contacts)
     contacts_ = open_csv(dir_ / "contacts.csv",
                          "t,body_a,body_b,px,py,pz,nx,ny,nz,depth,fn,ftx,fty,ftz,slipx,slipy,slipz,cone_error,"
-                         "alignment_error_deg\n");
+                         "alignment_error_deg,torsion\n");
 }
 
 Recorder::~Recorder() {
@@ -72,10 +72,10 @@ void Recorder::record(const Model& model, const State& state, const Workspace& w
       if (!std::isnan(c.alignment_error))
         std::snprintf(alignment, sizeof alignment, "%.17g", c.alignment_error * 180.0 / std::numbers::pi);
       std::fprintf(contacts_,
-                   "%.17g,%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s\n",
+                   "%.17g,%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s,%.17g\n",
                    state.t, model.bodies[c.body_a].name.c_str(), model.bodies[c.body_b].name.c_str(), c.position.x(),
                    c.position.y(), c.position.z(), c.normal.x(), c.normal.y(), c.normal.z(), c.depth, c.fn, c.ft.x(),
-                   c.ft.y(), c.ft.z(), c.slip.x(), c.slip.y(), c.slip.z(), c.cone_error, alignment);
+                   c.ft.y(), c.ft.z(), c.slip.x(), c.slip.y(), c.slip.z(), c.cone_error, alignment, c.torsion);
     }
     std::fflush(contacts_);
   }

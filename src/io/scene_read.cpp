@@ -15,7 +15,7 @@ namespace graspsim::scene_detail {
 namespace {
 
 const std::vector<std::string> kContactKeys = {"friction", "young_modulus", "damping", "restitution", "friction_model",
-                                               "solver", "tangents", "primary_direction", "area"};
+                                               "solver", "tangents", "primary_direction", "area", "torsional_friction"};
 
 const std::vector<std::pair<std::string, SolverType>> kSolvers = {
     {"direct", SolverType::Direct}, {"iterative", SolverType::Iterative}, {"split", SolverType::Split},
@@ -67,6 +67,7 @@ void read_contact(const YamlNode& m, ContactMaterial& c) {
     else if (k == "damping") c.damping = as_number(v, k);
     else if (k == "restitution") c.restitution = as_number(v, k);
     else if (k == "tangents") c.tangents = as_int(v, k, 2);
+    else if (k == "torsional_friction") c.torsional_friction = as_number(v, k);
     else if (k == "primary_direction") c.primary_direction = as_vec3(v, k);
     else if (k == "solver") c.solver = as_enum(v, k, kSolvers);
     else if (k == "area") c.area = as_enum<ContactArea>(v, k, {{"point", ContactArea::Point}, {"area", ContactArea::Area}});

@@ -100,6 +100,10 @@ struct ContactMaterial {
   int tangents = 16;               // k for multi-directional and polyhedral friction
   Vec3 primary_direction = Vec3::UnitX();  // oriented box: in the frame of body A
   ContactArea area = ContactArea::Point;
+  // Torsional friction (m): the largest moment about the normal is this times the normal
+  // force. 0: none, except for an area contact made of a single point with a patch area A,
+  // which gets (2/3) μ √(A/π) (uniform pressure over a disk of that area).
+  double torsional_friction = 0.0;
 };
 
 // ---- actuators ------------------------------------------------------------------------

@@ -167,6 +167,14 @@ double contact_stiffness(const Model& model, const ContactMaterial& cm, const Co
   return cm.young_modulus * area / std::max(rest, 1e-9);
 }
 
+// Moment arm of torsional friction (m) for one contact point, see ContactMaterial.
+double torsion_arm(const ContactMaterial& cm, const ContactSet& cs, const ContactPoint& p) {
+  if (cm.torsional_friction > 0.0) return cm.torsional_friction;
+  if (cm.area == ContactArea::Area && cs.points.size() == 1 && p.area > 0.0)
+    return 2.0 / 3.0 * cm.friction * std::sqrt(p.area / std::numbers::pi);
+  return 0.0;
+}
+
 // Friction directions of one contact point per the material's model; returns the treatment.
 FrictionTreatment friction_directions(const ContactMaterial& cm, const Vec3& n,
                                       const Pose& X_WA, const ContactMemory* memory, const Vec3& slip, State& s,
@@ -264,6 +272,11 @@ void add_contact_rows(const Model& model, State& s, Workspace& ws, RowBuilder& r
         add_relative_row(ws.kin, r, ga.body, gb.body, p.position, sc.directions[info.first_direction + k], s.v,
                          rows.triplets);
         cr.friction.push_back(r);
+      }
+      if (const double arm = torsion_arm(cm, cs, p); arm > 0.0) {
+        cr.torsion = rows.add(RowKind::Friction, 0.0, comp, -kInf, kInf);
+        cr.torsion_mu = arm;
+        add_jacobian_row(ws.kin, cr.torsion, ga.body, p.position, gb.body, p.position, p.normal, s.v, rows.triplets, true);
       }
       if (treatment == FrictionTreatment::BoxFixed)
         box_fixed.emplace_back(static_cast<int>(P.contacts.size()), memory ? memory->normal_impulse : -1.0);
@@ -422,6 +435,7 @@ void collect_results(const Model& model, State& s, Workspace& ws, const spook::S
     for (int k = 0; k < info.ndirections; ++k) ft += sol.lambda[cr.friction[k]] * sc.directions[info.first_direction + k];
     ft /= h;
     const double fn = sol.lambda[cr.normal] / h;
+    const double torsion = cr.torsion >= 0 ? sol.lambda[cr.torsion] / h : 0.0;
     memory.push_back({cs.geom_a, cs.geom_b, p.feature, sol.lambda[cr.normal], ft});
     if (!result) continue;
     ContactResult r;
@@ -435,6 +449,7 @@ void collect_results(const Model& model, State& s, Workspace& ws, const spook::S
     r.fn = fn;
     r.ft = ft;
     r.mu = info.mu;
+    r.torsion = torsion;
     result->contacts.push_back(r);
   }
   std::sort(memory.begin(), memory.end());

@@ -63,6 +63,7 @@ struct ContactResult {
   double fn = 0.0;                   // normal force on B (N), mean over the step
   Vec3 ft = Vec3::Zero();            // friction force on B (N, world)
   Vec3 slip = Vec3::Zero();          // tangential velocity of B relative to A at the end of the step (m/s)
+  double torsion = 0.0;              // torsional friction moment on B about the normal (N·m)
   double mu = 0.0;
   double cone_error = 0.0;           // thesis eq. 4.1
   double alignment_error = 0.0;      // thesis eq. 4.2, rad; NaN while sticking

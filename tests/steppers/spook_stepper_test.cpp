@@ -155,3 +155,43 @@ TEST(SpookServos, PositionServoSettlesAndRespectsItsEffortLimit) {
 
 }  // namespace
 }  // namespace graspsim
+
+namespace graspsim {
+namespace {
+
+// A ball spinning about the vertical on a plane touches it at one point, where tangential
+// friction cannot stop a spin: only torsional friction can. With moment arm ρ its spin
+// decays at ρ m g / I = ρ g / (2/5 r²).
+TEST(SpookTorsion, TorsionalFrictionStopsASpinAtTheClosedFormRate) {
+  const double r = 0.05, rho = 0.01, w0 = 10.0;
+  for (double arm : {0.0, rho}) {
+    ModelBuilder b;
+    b.options() = spook_options();
+    b.default_contact().torsional_friction = arm;
+    GeomDef ground;
+    ground.type = GeomType::Plane;
+    b.add_geom(ground);
+    BodyDef ball;
+    ball.name = "ball";
+    ball.joint.type = JointType::Free;
+    ball.pose.p = Vec3(0, 0, r);
+    ball.joint.v_init = (VecX(6) << 0, 0, 0, 0, 0, w0).finished();
+    ball.mass = 1.0;
+    b.add_body(ball);
+    GeomDef sphere;
+    sphere.body = "ball";
+    sphere.type = GeomType::Sphere;
+    sphere.size = Vec3(r, 0, 0);
+    b.add_geom(sphere);
+    auto model = b.build();
+    State s = make_state(*model);
+    Workspace ws;
+    for (int i = 0; i < 50; ++i) step(*model, s, ws);
+    const double I = 0.4 * model->bodies[1].mass * r * r;
+    const double expected = arm > 0.0 ? w0 - arm * model->bodies[1].mass * 9.81 / I * s.t : w0;
+    EXPECT_NEAR(s.v[5], expected, 0.01 * w0) << "torsional friction " << arm << " m";
+  }
+}
+
+}  // namespace
+}  // namespace graspsim

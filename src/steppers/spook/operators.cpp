@@ -57,7 +57,12 @@ void validate(const Problem& p) {
     check(cr.mu >= 0.0, name + ": negative friction coefficient");
     if (cr.treatment == FrictionTreatment::Cone)
       check(cr.friction.size() == 2, name + ": cone friction needs exactly two rows");
-    for (int r : cr.friction) {
+    std::vector<int> rows = cr.friction;
+    if (cr.torsion >= 0) {
+      rows.push_back(cr.torsion);
+      check(cr.torsion_mu >= 0.0, name + ": negative torsional friction");
+    }
+    for (int r : rows) {
       check(r >= 0 && r < n, name + ": friction row out of range");
       check(p.kind[r] == RowKind::Friction, name + ": friction row is not of kind Friction");
       check(owner[r] < 0, "row " + std::to_string(r) + " belongs to two contacts");
@@ -102,6 +107,7 @@ Operators make_operators(const Problem& p) {
   for (int c = 0; c < static_cast<int>(p.contacts.size()); ++c) {
     ops.contact_of_row[p.contacts[c].normal] = c;
     for (int r : p.contacts[c].friction) ops.contact_of_row[r] = c;
+    if (p.contacts[c].torsion >= 0) ops.contact_of_row[p.contacts[c].torsion] = c;
   }
   return ops;
 }
@@ -130,8 +136,10 @@ std::vector<std::vector<int>> islands(const Problem& p) {
       if (first_row_of_tree[t] < 0) first_row_of_tree[t] = i;
       else unite(i, first_row_of_tree[t]);
     }
-  for (const ContactRows& c : p.contacts)
+  for (const ContactRows& c : p.contacts) {
     for (int r : c.friction) unite(r, c.normal);
+    if (c.torsion >= 0) unite(c.torsion, c.normal);
+  }
   std::vector<int> island_of_root(n, -1);
   std::vector<std::vector<int>> out;
   for (int i = 0; i < n; ++i) {
@@ -205,6 +213,10 @@ double contact_residual(const Problem& p, const Operators& ops, const ContactRow
       r = std::max(r, std::abs(s - std::max(0.0, s - Dm * (c.mu * ln - sum))));
       break;
     }
+  }
+  if (c.torsion >= 0) {
+    const double tb = friction_bound(c.torsion_mu, ln);
+    r = std::max(r, box_row_residual(lambda[c.torsion], w[c.torsion], ops.D[c.torsion], -tb, tb));
   }
   return r;
 }

@@ -75,6 +75,10 @@ class Sweeper {
         break;
       }
     }
+    if (c.torsion >= 0) {
+      const double tb = friction_bound(c.torsion_mu, lambda_[c.normal]);
+      row(c.torsion, -tb, tb);
+    }
   }
 
  private:

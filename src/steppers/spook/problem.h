@@ -61,6 +61,11 @@ struct ContactRows {
   std::vector<int> friction;   // row indices: (t1, t2) for box/cone, k directions for polyhedral
   double mu = 0.0;             // Coulomb coefficient (ignored by BoxFixed)
   FrictionTreatment treatment = FrictionTreatment::Cone;
+  // Torsional friction (optional): a row of relative angular velocity about the normal,
+  // |λ_τ| ≤ torsion_mu · λ_n (torsion_mu in m: the moment arm of the friction), whatever
+  // the treatment of the tangential rows. Kind Friction; −1 when absent.
+  int torsion = -1;
+  double torsion_mu = 0.0;
 };
 
 struct Problem {

@@ -69,6 +69,8 @@ Mlcp island_mlcp(const Problem& p, const Operators& ops, const std::vector<int>&
     if (c < 0 || seen[c]) continue;
     seen[c] = true;
     const ContactRows& cr = p.contacts[c];
+    if (cr.torsion >= 0 && local[cr.torsion] >= 0)  // scaled-box row on its normal
+      mlcp.findex[local[cr.torsion]] = local[cr.normal], mlcp.fmu[local[cr.torsion]] = cr.torsion_mu;
     bool any_friction = false;
     for (int f : cr.friction) any_friction = any_friction || local[f] >= 0;
     if (!any_friction) continue;
@@ -118,6 +120,8 @@ void direct(const Problem& p, const Operators& ops, bool cone_as_scaled_box, Vec
 // Friction of contact c inside its Coulomb bounds with room to spare (a sticking contact).
 bool inside_bounds(const Problem& p, const ContactRows& c, const VecX& lambda, double slack) {
   const double bound = friction_bound(c.mu, lambda[c.normal]) * (1.0 - slack);
+  if (c.torsion >= 0 && std::abs(lambda[c.torsion]) > friction_bound(c.torsion_mu, lambda[c.normal]) * (1.0 - slack))
+    return false;
   switch (c.treatment) {
     case FrictionTreatment::Cone: return std::hypot(lambda[c.friction[0]], lambda[c.friction[1]]) <= bound;
     case FrictionTreatment::BoxScaled:
