@@ -54,6 +54,17 @@ void mass_matrix(const Model& model, const KinematicsData& kin, MatX& M) {
   M.triangularView<Eigen::StrictlyLower>() = M.transpose();
 }
 
+void mass_matrix_block(const Model& model, const KinematicsData& kin, int v_begin, int n, MatX& M) {
+  M.setZero(n, n);
+  for (int i = v_begin; i < v_begin + n; ++i) {
+    const int b = kin.dof_body[i];
+    const Vec6 F = kin.Ic_W[b] * kin.S.col(i);
+    for (int j = i; j >= v_begin; j = kin.dof_parent[j]) M(j - v_begin, i - v_begin) = kin.S.col(j).dot(F);
+    M(i - v_begin, i - v_begin) += model.joints[model.bodies[b].joint].armature;
+  }
+  M.triangularView<Eigen::StrictlyLower>() = M.transpose();
+}
+
 void bias_forces(const Model& model, const KinematicsData& kin, const VecX& v, VecX& c) {
   rne(model, kin, v, nullptr, c);
 }

@@ -11,6 +11,11 @@ namespace graspsim {
 // algorithm, joint armature added on the diagonal. Needs forward_kinematics.
 void mass_matrix(const Model& model, const KinematicsData& kin, MatX& M);
 
+// The diagonal block of M over dofs [v_begin, v_begin + n), which must be whole trees (M is
+// block diagonal over the trees hanging from the world): O(n·depth) work and n² memory
+// instead of nv², for scenes of many independent bodies.
+void mass_matrix_block(const Model& model, const KinematicsData& kin, int v_begin, int n, MatX& M);
+
 // Bias forces c(q, v): Coriolis, centrifugal and gravity (recursive Newton-Euler with
 // q̈ = 0). Needs forward_kinematics.
 void bias_forces(const Model& model, const KinematicsData& kin, const VecX& v, VecX& c);

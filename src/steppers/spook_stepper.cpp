@@ -94,7 +94,6 @@ void free_motion(const Model& model, const State& s, Workspace& ws) {
   const int nv = model.nv;
   spook::Problem& P = ws.spook.problem;
   forward_kinematics(model, s.q, ws.kin);
-  mass_matrix(model, ws.kin, ws.M);
   bias_forces(model, ws.kin, s.v, ws.bias);
   passive_forces(model, s.q, s.v, ws.tau);
   VecX damping = VecX::Zero(nv);
@@ -135,10 +134,12 @@ void free_motion(const Model& model, const State& s, Workspace& ws) {
     }
     const int n = ve - f0;
     if (n > 0) {
+      // The tree's block of M (M is block diagonal over trees: no nv × nv matrix).
+      mass_matrix_block(model, ws.kin, vb, ve - vb, ws.M);
       // Prescribed accelerations act on the dynamic dofs through M_fp.
       const VecX a_p = (P.v_free.segment(vb, f0 - vb) - s.v.segment(vb, f0 - vb)) / h;
-      const VecX rhs_f = rhs.segment(f0, n) - ws.M.block(f0, vb, n, f0 - vb) * a_p;
-      MatX Mh = ws.M.block(f0, f0, n, n);
+      const VecX rhs_f = rhs.segment(f0, n) - ws.M.block(f0 - vb, 0, n, f0 - vb) * a_p;
+      MatX Mh = ws.M.block(f0 - vb, f0 - vb, n, n);
       Mh.diagonal() += h * damping.segment(f0, n);
       spook::Tree tree;
       tree.v_begin = f0;

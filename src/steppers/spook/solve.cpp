@@ -138,25 +138,33 @@ bool inside_bounds(const Problem& p, const ContactRows& c, const VecX& lambda, d
 // Split's last stage. PGS sweeps leave a small friction residual, and in a grasp that
 // residual is slip: the held object creeps and, warm-started step after step, the creep
 // grows. Contacts whose friction is strictly inside its bounds are sticking, so their
-// friction rows are equalities: one direct solve of the normals, joints and those rows
-// (sliding contacts keep their iterated friction) makes sticking exact. A sticking contact
-// whose exact friction leaves its bounds is demoted to sliding and the solve repeats.
-void polish_sticking(const Problem& p, const Operators& ops, VecX& lambda, Solution& sol) {
+// friction rows are equalities: per island, one direct solve of the normals, joints and
+// those rows (sliding contacts keep their iterated friction) makes sticking exact. A
+// sticking contact whose exact friction leaves its bounds is demoted to sliding and the
+// island is solved again.
+void polish_island(const Problem& p, const Operators& ops, const std::vector<int>& island, VecX& lambda,
+                   Solution& sol) {
   constexpr int kAttempts = 4;
   constexpr double kSlack = 1e-6;
-  if (p.contacts.empty()) return;
-  std::vector<char> sticking(p.contacts.size());
-  for (size_t c = 0; c < p.contacts.size(); ++c) sticking[c] = inside_bounds(p, p.contacts[c], lambda, kSlack);
+  std::vector<int> contacts;  // of this island
+  for (int r : island)
+    if (p.kind[r] == RowKind::Normal && ops.contact_of_row[r] >= 0) contacts.push_back(ops.contact_of_row[r]);
+  if (contacts.empty()) return;
+  std::vector<char> sticking(p.contacts.size(), 0);
+  for (int c : contacts) sticking[c] = inside_bounds(p, p.contacts[c], lambda, kSlack);
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
-    VecX fixed = VecX::Zero(p.nrows());  // friction of sliding contacts, held
+    VecX fixed = VecX::Zero(p.nrows());  // friction of this island's sliding contacts, held
     std::vector<int> rows;
-    for (int r = 0; r < p.nrows(); ++r) {
+    for (int r : island) {
       const int c = ops.contact_of_row[r];
       const bool friction = p.kind[r] == RowKind::Friction;
       if (!friction || sticking[c]) rows.push_back(r);
       if (friction && !sticking[c]) fixed[r] = lambda[r];
     }
-    if (rows.empty() || rows.size() > static_cast<size_t>(kMaxDirectRows)) return;
+    if (rows.empty() || rows.size() > static_cast<size_t>(kMaxDirectRows)) {
+      ++sol.direct_failures;  // too large to pivot: this island keeps its iterated friction
+      return;
+    }
     Mlcp mlcp;
     mlcp.A = dense_delassus(p, ops, rows);
     mlcp.lo.resize(static_cast<Eigen::Index>(rows.size()));
@@ -172,10 +180,10 @@ void polish_sticking(const Problem& p, const Operators& ops, VecX& lambda, Solut
     VecX x;
     const VecX guess = gather(lambda, rows);
     if (!solver.solve(island_rhs(p, rows, velocity_of(p, ops, fixed)), x, sol.pivots, &guess)) return;
-    VecX candidate = fixed;
+    VecX candidate = lambda;
     for (size_t a = 0; a < rows.size(); ++a) candidate[rows[a]] = x[a];
     bool all_inside = true;
-    for (size_t c = 0; c < p.contacts.size(); ++c)
+    for (int c : contacts)
       if (sticking[c] && !inside_bounds(p, p.contacts[c], candidate, 0.0)) {
         sticking[c] = false;
         all_inside = false;
@@ -185,6 +193,11 @@ void polish_sticking(const Problem& p, const Operators& ops, VecX& lambda, Solut
       return;
     }
   }
+}
+
+void polish_sticking(const Problem& p, const Operators& ops, VecX& lambda, Solution& sol) {
+  if (p.contacts.empty()) return;
+  for (const std::vector<int>& island : islands(p)) polish_island(p, ops, island, lambda, sol);
 }
 
 void split(const Problem& p, const Operators& ops, int outer, VecX& lambda, Solution& sol) {
