@@ -5,23 +5,11 @@
 #include <random>
 #include <string>
 
+#include "../common/test_bodies.h"
 #include "model/builder.h"
 #include "model/model.h"
 
 namespace graspsim::test {
-
-// A body with explicit mass properties (avoids designated initializers, which -Wextra flags).
-inline BodyDef make_body(const std::string& name, const std::string& parent, JointType type, double mass,
-                         const Mat3& inertia, const Vec3& com = Vec3::Zero()) {
-  BodyDef b;
-  b.name = name;
-  b.parent = parent;
-  b.joint.type = type;
-  b.mass = mass;
-  b.inertia = inertia;
-  b.com = com;
-  return b;
-}
 
 inline Quat random_quat(std::mt19937_64& rng) {
   std::normal_distribution<double> n(0.0, 1.0);

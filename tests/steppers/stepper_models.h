@@ -4,23 +4,12 @@
 #include <memory>
 #include <string>
 
+#include "../common/test_bodies.h"
 #include "model/builder.h"
 #include "model/state.h"
 #include "steppers/step.h"
 
 namespace graspsim::test {
-
-inline BodyDef make_body(const std::string& name, const std::string& parent, JointType type, double mass,
-                         const Mat3& inertia, const Vec3& com = Vec3::Zero()) {
-  BodyDef b;
-  b.name = name;
-  b.parent = parent;
-  b.joint.type = type;
-  b.mass = mass;
-  b.inertia = inertia;
-  b.com = com;
-  return b;
-}
 
 inline ActuatorDef make_actuator(const std::string& name, const std::string& joint, ActuatorType type, double command) {
   ActuatorDef a;
