@@ -22,6 +22,19 @@ struct ContactPoint {
   std::uint64_t feature = 0;       // id of the touching feature pair, stable while they keep touching
 };
 
+// A contact point from its witness points on A and B, the A→B normal and the depth.
+inline ContactPoint make_contact_point(const Vec3& point_a, const Vec3& point_b, const Vec3& normal, double depth,
+                                       std::uint64_t feature) {
+  ContactPoint c;
+  c.point_a = point_a;
+  c.point_b = point_b;
+  c.position = 0.5 * (point_a + point_b);
+  c.normal = normal;
+  c.depth = depth;
+  c.feature = feature;
+  return c;
+}
+
 // The contact manifold of one geom pair (empty `points` = no contact within the margin).
 struct ContactSet {
   int geom_a = -1, geom_b = -1;

@@ -164,14 +164,7 @@ void clip_to_face(const SupportFeature& ref, Polygon& poly) {
 
 void add_point(ContactSet& out, const Vec3& point_a, const Vec3& point_b, const Vec3& normal,
                double depth, std::uint64_t feature) {
-  ContactPoint c;
-  c.point_a = point_a;
-  c.point_b = point_b;
-  c.position = 0.5 * (point_a + point_b);
-  c.normal = normal;
-  c.depth = depth;
-  c.feature = feature;
-  out.points.push_back(c);
+  out.points.push_back(make_contact_point(point_a, point_b, normal, depth, feature));
 }
 
 void flip_contacts(ContactSet& cs) {

@@ -20,14 +20,7 @@ constexpr int kCylinderSides = 32;
 // A contact in the mesh's frame, normal from the mesh towards the other shape.
 ContactPoint make_contact(const Vec3& on_mesh, const Vec3& on_other, const Vec3& normal, double depth,
                           std::uint64_t feature) {
-  ContactPoint c;
-  c.point_a = on_mesh;
-  c.point_b = on_other;
-  c.position = 0.5 * (on_mesh + on_other);
-  c.normal = normal;
-  c.depth = depth;
-  c.feature = feature;
-  return c;
+  return make_contact_point(on_mesh, on_other, normal, depth, feature);
 }
 
 std::uint64_t feature_id(int tri, std::uint64_t other) { return (std::uint64_t(tri) << 32) | (other & 0xffffffffu); }
