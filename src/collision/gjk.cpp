@@ -100,6 +100,11 @@ Vec3 combine(const Simplex& s, Vec3 Vertex::*field) {
   return p;
 }
 
+// Distance of the cores of a and b when GJK stalled: B's core inflated by `inflate` (more
+// than their distance) certainly overlaps A's, so EPA is in its well-posed regime; the core
+// distance is inflate − depth. False if EPA fails too.
+bool inflated_distance(const ConvexShape& a, const ConvexShape& b, double inflate, GjkResult& r);
+
 }  // namespace
 
 GjkResult gjk_distance(const ConvexShape& a, const ConvexShape& b, double stop_beyond) {
@@ -109,6 +114,7 @@ GjkResult gjk_distance(const ConvexShape& a, const ConvexShape& b, double stop_b
   if (v.squaredNorm() < 1e-24) v = Vec3::UnitX();
   const double scale = 1.0 + v.norm();
   constexpr int kMaxIterations = 64;
+  double lower = 0.0;  // best lower bound on the distance seen (a separating plane)
   for (r.iterations = 0; r.iterations < kMaxIterations; ++r.iterations) {
     Vertex nv;
     nv.a = support_core(a, -v);
@@ -117,6 +123,7 @@ GjkResult gjk_distance(const ConvexShape& a, const ConvexShape& b, double stop_b
     const double vv = v.squaredNorm();
     // v·w / |v| is a lower bound on the distance (a separating plane).
     const double vw = v.dot(nv.w);
+    if (vw > 0) lower = std::max(lower, vw / std::sqrt(vv));
     if (vw > 0 && vw * vw > stop_beyond * stop_beyond * vv) {
       r.beyond = true;
       r.distance = vw / std::sqrt(vv);
@@ -147,6 +154,11 @@ GjkResult gjk_distance(const ConvexShape& a, const ConvexShape& b, double stop_b
   r.point_a = combine(s, &Vertex::a);
   r.point_b = combine(s, &Vertex::b);
   r.distance = (r.point_a - r.point_b).norm();
+  // A repeated support point or a stalled step ends the loop; at the optimum the upper
+  // bound |v| meets the lower bound. When they are apart the simplex degenerated (seen: a
+  // cylinder touching a rotated box reported 39 mm away), so the result is not trusted.
+  if (r.distance - lower > 1e-7 * scale && !inflated_distance(a, b, r.distance + 1e-3 * scale, r))
+    r.overlap = false;  // keep GJK's answer: nothing better is known
   return r;
 }
 
@@ -167,6 +179,54 @@ void ccd_support_core(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* out) {
 void ccd_centre(const void* obj, ccd_vec3_t* out) {
   const auto* s = static_cast<const ConvexShape*>(obj);
   ccdVec3Set(out, s->p.x(), s->p.y(), s->p.z());
+}
+
+}  // namespace
+
+namespace {
+
+struct Inflated {
+  const ConvexShape* shape;
+  double radius;
+};
+
+void ccd_support_inflated(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* out) {
+  const auto* s = static_cast<const Inflated*>(obj);
+  const Vec3 d(dir->v[0], dir->v[1], dir->v[2]);
+  const Vec3 p = support_core(*s->shape, d) + s->radius * d.normalized();
+  ccdVec3Set(out, p.x(), p.y(), p.z());
+}
+
+void ccd_centre_inflated(const void* obj, ccd_vec3_t* out) {
+  const auto* s = static_cast<const Inflated*>(obj);
+  ccdVec3Set(out, s->shape->p.x(), s->shape->p.y(), s->shape->p.z());
+}
+
+bool inflated_distance(const ConvexShape& a, const ConvexShape& b, double inflate, GjkResult& r) {
+  const Inflated ia{&a, 0.0}, ib{&b, inflate};
+  ccd_t ccd;
+  CCD_INIT(&ccd);
+  ccd.support1 = ccd.support2 = ccd_support_inflated;
+  ccd.center1 = ccd.center2 = ccd_centre_inflated;
+  ccd.max_iterations = 1000;
+  ccd.epa_tolerance = 1e-9;
+  ccd_real_t depth;
+  ccd_vec3_t dir, pos;
+  if (ccdGJKPenetration(&ia, &ib, &ccd, &depth, &dir, &pos) != 0) return false;
+  Vec3 n(dir.v[0], dir.v[1], dir.v[2]);
+  if (!(n.norm() > 0) || !std::isfinite(depth)) return false;
+  n.normalize();
+  const Vec3 mid(pos.v[0], pos.v[1], pos.v[2]);
+  const double distance = inflate - depth;
+  if (distance <= 0.0) {
+    r.overlap = true;
+    return true;
+  }
+  r.overlap = false;
+  r.point_a = mid + 0.5 * depth * n;
+  r.point_b = mid - 0.5 * depth * n + inflate * n;
+  r.distance = distance;
+  return true;
 }
 
 }  // namespace

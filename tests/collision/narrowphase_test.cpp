@@ -351,3 +351,31 @@ TEST(Narrowphase, CylinderExactlyTouchingABoxSide) {
 
 }  // namespace
 }  // namespace graspsim
+
+namespace graspsim {
+namespace {
+
+// Regression: in the thesis push at 80 % of the side, GJK stalled on a repeated support
+// point with the rod touching the rotated box and reported the cores 39 mm apart; the
+// contact vanished for a step and came back 0.16 mm deep. Poses from that step.
+TEST(Narrowphase, GjkStallOnARodTouchingARotatedBoxIsRecovered) {
+  const ConvexShape box = make_shape(
+      GeomType::Box, Vec3(0.045, 0.045, 0.0065),
+      Pose{Vec3(0.031463715368227237, -0.011033990098273948, 0.0064997925937497871),
+           Quat(0.99035109084034822, -1.7906512778744951e-06, -2.354334003594498e-06, -0.13858108407204478).normalized()});
+  const ConvexShape rod = make_shape(GeomType::Cylinder, Vec3(0.00475, 0.025, 0),
+                                     Pose{Vec3(-0.0094166666666664588, 0.027, 0.027), Quat::Identity()});
+  ContactSet cs;
+  collide_shapes(box, rod, 1e-3, CollideOptions{}, cs);
+  ASSERT_FALSE(cs.points.empty());
+  // The rod's axis lies 4.75 mm + ~5 µm from the box side whose outward normal is the box's
+  // rotated −x axis.
+  const Vec3 side_normal = Quat(0.99035109084034822, 0, 0, -0.13858108407204478).normalized() * Vec3(-1, 0, 0);
+  for (const ContactPoint& p : cs.points) {
+    EXPECT_NEAR(p.depth, 0.0, 1e-5);
+    EXPECT_GT(p.normal.dot(side_normal), 0.9999);
+  }
+}
+
+}  // namespace
+}  // namespace graspsim
