@@ -210,18 +210,24 @@ FrictionTreatment friction_directions(const ContactMaterial& cm, const Vec3& n,
 // ("estimated from the impact speed", here including what gravity adds over the step).
 double lone_normal_impulse(const spook::Problem& P, const Eigen::SparseMatrix<double, Eigen::RowMajor>& J, int row,
                            double target, double compliance) {
+  using RowIt = Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator;
   double jv = 0.0, D = compliance;
-  for (const spook::Tree& tree : P.trees) {
+  for (RowIt it(J, row); it; ++it) jv += it.value() * P.v_free[it.col()];
+  // The row touches at most two trees (trees are sorted by v_begin): D = Σ x M_tree⁻¹ x.
+  int done = -1;
+  for (RowIt it(J, row); it; ++it) {
+    auto t = std::upper_bound(P.trees.begin(), P.trees.end(), static_cast<int>(it.col()),
+                              [](int col, const spook::Tree& tree) { return col < tree.v_begin; });
+    if (t == P.trees.begin()) continue;
+    const int ti = static_cast<int>(t - P.trees.begin()) - 1;
+    const spook::Tree& tree = P.trees[ti];
+    if (ti == done || it.col() >= tree.v_begin + tree.nv) continue;  // seen, or a prescribed dof
     VecX x = VecX::Zero(tree.nv);
-    bool any = false;
-    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(J, row); it; ++it)
-      if (it.col() >= tree.v_begin && it.col() < tree.v_begin + tree.nv) {
-        x[it.col() - tree.v_begin] = it.value();
-        any = true;
-      }
-    if (any) D += x.dot(tree.M_llt.solve(x));
+    for (RowIt jt(J, row); jt; ++jt)
+      if (jt.col() >= tree.v_begin && jt.col() < tree.v_begin + tree.nv) x[jt.col() - tree.v_begin] = jt.value();
+    D += x.dot(tree.M_llt.solve(x));
+    done = ti;
   }
-  for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(J, row); it; ++it) jv += it.value() * P.v_free[it.col()];
   return D > 0.0 ? std::max(0.0, (target - jv) / D) : 0.0;
 }
 
@@ -243,6 +249,7 @@ void add_contact_rows(const Model& model, State& s, Workspace& ws, RowBuilder& r
       info.body_b = gb.body;
       info.mu = cm.friction;
       const ContactMemory* memory = find_memory(s, cs.geom_a, cs.geom_b, p.feature);
+      info.memory = memory;
 
       const int nrow = rows.add(RowKind::Normal, 0.0, 0.0, 0.0, kInf);
       const double jv = add_relative_row(ws.kin, nrow, ga.body, gb.body, p.position, p.normal, s.v, rows.triplets);
@@ -409,8 +416,7 @@ void assemble(const Model& model, State& s, Workspace& ws) {
   P.lambda_warm = VecX::Zero(n);
   const double h = model.options.dt;
   for (const ContactRowsInfo& info : sc.contact_rows) {
-    const ContactSet& cs = sc.contact_sets[info.set];
-    const ContactMemory* m = find_memory(s, cs.geom_a, cs.geom_b, cs.points[info.point].feature);
+    const ContactMemory* m = info.memory;
     if (!m) continue;
     const spook::ContactRows& cr = P.contacts[info.contact];
     P.lambda_warm[cr.normal] = m->normal_impulse;

@@ -21,6 +21,7 @@ struct ContactRowsInfo {
   int contact = -1;                  // index into Problem::contacts
   int first_direction = 0, ndirections = 0;  // friction directions in SpookScratch::directions
   double mu = 0.0;
+  const ContactMemory* memory = nullptr;  // into State::contacts (unchanged until the step ends)
 };
 
 // Scratch of the SPOOK stepper (collision results, the assembled problem).
