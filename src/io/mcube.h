@@ -59,6 +59,8 @@ struct ObjectInfo {
   std::string mesh;        // file name in shared/data/mcube-push/objects/
   std::string outline;     // file name of the outline (N x 2 float64 .npy) in the same folder
   double outline_yaw;      // rad: rotate the outline/mesh by this about z to get the object frame
+  // How a file name's side i and position s locate the contact (see push_geometry).
+  enum class Sides { Polygon, Ellipse, Unknown } sides;
 };
 
 // The table entry for `shape`; InputError listing the known shapes for an unknown one.
@@ -78,6 +80,16 @@ struct PushGeometry {
   Vec2 contact, normal, tip_start, direction;
 };
 PushGeometry push_geometry(const PushFile& f);
+
+// The same for any shape whose convention is known, given its outline in the object frame
+// (object_outline()). Conventions, checked against the recorded tip starts (tests/io):
+// - Polygon (rect1, hex): the vertices counter-clockwise from the first one at a polar angle >= 0;
+//   side i runs from V[i] to V[i+1] (rect1: the README's V).
+// - Ellipse (ellip1, ellip3): one side (i = 0); s is the fraction of the ellipse's parameter angle
+//   from the object's +x axis, counter-clockwise: p = (A cos 2 pi s, B sin 2 pi s) with the semi-axes
+//   A, B of the outline.
+// - butter: unknown (no recordings to check it on): InputError.
+PushGeometry push_geometry(const PushFile& f, const std::vector<Vec2>& outline);
 
 // When the push starts and ends, on the tip stream's clock (Unix s): the instants the tip leaves /
 // reaches its rest positions (first/last sample 0.2 mm away from them, extrapolated at speed v).

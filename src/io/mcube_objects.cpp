@@ -22,11 +22,11 @@ constexpr double kThickness = 0.0127;  // every MCube shape: meshes span z = +-6
 // turn off the object frame of object_pose (README: verified on the recordings; the sign does not
 // matter for ellip3 and hex, which are symmetric under a half turn).
 const std::vector<ObjectInfo> kObjects = {
-    {"rect1", 0.8374, 0.001131, kThickness, "rect1.obj", "rect1_ext.npy", 0.0},
-    {"ellip1", 0.8937, 0.001231, kThickness, "ellip1.obj", "ellip1_ext.npy", 0.0},
-    {"ellip3", 1.3338, 0.002973, kThickness, "ellip3.obj", "ellip3_ext.npy", kQuarterTurn},
-    {"hex", 0.9827, 0.001497, kThickness, "hex.obj", "hex_ext.npy", kQuarterTurn},
-    {"butter", 1.1974, 0.002954, kThickness, "butter.obj", "butter_ext.npy", kQuarterTurn},
+    {"rect1", 0.8374, 0.001131, kThickness, "rect1.obj", "rect1_ext.npy", 0.0, ObjectInfo::Sides::Polygon},
+    {"ellip1", 0.8937, 0.001231, kThickness, "ellip1.obj", "ellip1_ext.npy", 0.0, ObjectInfo::Sides::Ellipse},
+    {"ellip3", 1.3338, 0.002973, kThickness, "ellip3.obj", "ellip3_ext.npy", kQuarterTurn, ObjectInfo::Sides::Ellipse},
+    {"hex", 0.9827, 0.001497, kThickness, "hex.obj", "hex_ext.npy", kQuarterTurn, ObjectInfo::Sides::Polygon},
+    {"butter", 1.1974, 0.002954, kThickness, "butter.obj", "butter_ext.npy", kQuarterTurn, ObjectInfo::Sides::Unknown},
 };
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
@@ -77,6 +77,48 @@ Vec2 rotate(const Vec2& v, double angle) {
   return {c * v.x() - s * v.y(), s * v.x() + c * v.y()};
 }
 
+// The polygon's vertices counter-clockwise from the first at a polar angle >= 0: the numbering
+// that puts rect1's V[0] at (a, b) as in the README and hex's at its +x corner (checked on the
+// recorded tip starts).
+std::vector<Vec2> numbered_sides(std::vector<Vec2> poly) {
+  const auto angle = [](const Vec2& p) {
+    const double a = std::atan2(p.y(), p.x());
+    return a < -1e-9 ? a + 2 * std::numbers::pi : a;
+  };
+  const auto first = std::min_element(poly.begin(), poly.end(), [&](const Vec2& p, const Vec2& q) { return angle(p) < angle(q); });
+  std::rotate(poly.begin(), first, poly.end());
+  return poly;
+}
+
+PushGeometry finish(const Vec2& contact, const Vec2& normal, double angle) {
+  PushGeometry g;
+  g.contact = contact;
+  g.normal = normal;
+  g.tip_start = contact + kPusherRadius * normal;
+  g.direction = -rotate(normal, angle);
+  return g;
+}
+
+PushGeometry polygon_push(const PushFile& f, const std::vector<Vec2>& v) {
+  if (f.side < 0 || f.side >= static_cast<int>(v.size()))
+    throw InputError("MCube file '" + f.path + "': side i=" + std::to_string(f.side) + " does not exist on " + f.shape +
+                     " (it has " + std::to_string(v.size()) + " sides)");
+  const Vec2& p0 = v[f.side];
+  const Vec2& p1 = v[(f.side + 1) % v.size()];
+  const Vec2 edge = (p1 - p0).normalized();
+  return finish(p0 * (1 - f.position) + p1 * f.position, Vec2(edge.y(), -edge.x()), f.angle_rad);
+}
+
+PushGeometry ellipse_push(const PushFile& f, const std::vector<Vec2>& outline) {
+  if (f.side != 0)
+    throw InputError("MCube file '" + f.path + "': side i=" + std::to_string(f.side) + " does not exist on " + f.shape +
+                     " (an ellipse has one side, i=0)");
+  double a = 0, b = 0;
+  for (const Vec2& p : outline) a = std::max(a, std::abs(p.x())), b = std::max(b, std::abs(p.y()));
+  const double th = 2 * std::numbers::pi * f.position;
+  return finish(Vec2(a * std::cos(th), b * std::sin(th)), Vec2(std::cos(th) / a, std::sin(th) / b).normalized(), f.angle_rad);
+}
+
 }  // namespace
 
 const std::vector<ObjectInfo>& known_objects() { return kObjects; }
@@ -102,21 +144,19 @@ std::vector<Vec2> object_outline(const ObjectInfo& info, const std::string& obje
 PushGeometry push_geometry(const PushFile& f) {
   object_info(f.shape);  // unknown shapes: the error listing the known ones
   if (f.shape != "rect1")
-    throw InputError("MCube file '" + f.path + "': the side numbering of shape '" + f.shape +
-                     "' is not known (only rect1's, from the dataset README)");
-  const std::vector<Vec2> v = rect1_sides();
-  if (f.side < 0 || f.side >= static_cast<int>(v.size()))
-    throw InputError("MCube file '" + f.path + "': side i=" + std::to_string(f.side) + " does not exist on " + f.shape +
-                     " (it has " + std::to_string(v.size()) + " sides)");
-  const Vec2& p0 = v[f.side];
-  const Vec2& p1 = v[(f.side + 1) % v.size()];
-  PushGeometry g;
-  g.contact = p0 * (1 - f.position) + p1 * f.position;
-  const Vec2 edge = (p1 - p0).normalized();
-  g.normal = Vec2(edge.y(), -edge.x());  // outward for a counter-clockwise polygon
-  g.tip_start = g.contact + kPusherRadius * g.normal;
-  g.direction = -rotate(g.normal, f.angle_rad);
-  return g;
+    throw InputError("MCube file '" + f.path + "': the geometry of shape '" + f.shape +
+                     "' needs its outline (push_geometry(file, outline))");
+  return polygon_push(f, rect1_sides());
+}
+
+PushGeometry push_geometry(const PushFile& f, const std::vector<Vec2>& outline) {
+  switch (object_info(f.shape).sides) {
+    case ObjectInfo::Sides::Polygon: return polygon_push(f, numbered_sides(outline));
+    case ObjectInfo::Sides::Ellipse: return ellipse_push(f, outline);
+    case ObjectInfo::Sides::Unknown: break;
+  }
+  throw InputError("MCube file '" + f.path + "': how side i and position s locate the contact on shape '" + f.shape +
+                   "' is not known (no recordings to check it on); use the recorded tip path");
 }
 
 }  // namespace graspsim::mcube
