@@ -1,4 +1,4 @@
-// graspsim command line: run, check and inspect scenes.
+// graspsim command line: run, check and inspect scenes; validate against and calibrate to real data.
 // Exit codes: 0 success, 2 bad input (message on stderr), 1 internal failure.
 
 #include <unistd.h>
@@ -15,6 +15,7 @@
 #include "io/contacts_report.h"
 #include "io/run.h"
 #include "io/scene.h"
+#include "mcube_commands.h"
 
 namespace gs = graspsim;
 
@@ -137,6 +138,9 @@ int main(int argc, char** argv) {
   contacts->add_option("--distance", contacts_options.distance, "Signed distances of pairs closer than this (m)")
       ->check(CLI::NonNegativeNumber)->capture_default_str();
 
+  McubeArgs validate_args, calibrate_args;
+  add_mcube_commands(app, validate_args, calibrate_args);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -150,6 +154,8 @@ int main(int argc, char** argv) {
     if (*run) return cmd_run(run_args, duration, dt, out);
     if (*check) return cmd_check(check_args);
     if (*contacts) return cmd_contacts(contacts_args, contacts_options, contacts_json);
+    if (app.got_subcommand("validate")) return cmd_validate_mcube(validate_args);
+    if (app.got_subcommand("calibrate")) return cmd_calibrate_mcube(calibrate_args);
   } catch (const gs::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;
