@@ -117,7 +117,11 @@ nlohmann::json summary(const std::vector<nlohmann::json>& rows) {
   nlohmann::json s = {{"files", rows.size()}, {"ok", rows.size() - failures.size()}, {"failed", failures.size()},
                       {"failures", failures}};
   for (const auto& [name, g] : groups) {
-    if (name == "all") s.update(stats(g));
+    if (name == "all") {
+      nlohmann::json all = stats(g);
+      all.erase("files");
+      s.update(all);
+    }
     else s["groups"][name] = stats(g);
   }
   return s;
@@ -241,10 +245,12 @@ int cmd_calibrate_mcube(const McubeArgs& args) {
   const double before = cost(mu);
   std::printf("calibrating '%s' on %zu files; start mu_ground %.4f mu_pusher %.4f: cost %.4f\n", args.surface.c_str(),
               files.size(), mu.mu_ground, mu.mu_pusher, before);
+  std::fflush(stdout);
   // Friction coefficients of plastics and wood on each other lie well inside [0.02, 0.8].
   for (int round = 0; round < (args.fit_pusher ? 2 : 1); ++round) {
     mu.mu_ground = golden_section([&](double x) { return cost({x, mu.mu_pusher}); }, 0.02, 0.8, args.tolerance);
     std::printf("  mu_ground %.4f\n", mu.mu_ground);
+    std::fflush(stdout);
     if (args.fit_pusher) {
       mu.mu_pusher = golden_section([&](double x) { return cost({mu.mu_ground, x}); }, 0.02, 0.8, args.tolerance);
       std::printf("  mu_pusher %.4f\n", mu.mu_pusher);
