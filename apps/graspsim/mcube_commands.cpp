@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <future>
+#include <atomic>
+#include <exception>
+#include <mutex>
 #include <iostream>
 #include <thread>
 
@@ -127,6 +129,36 @@ nlohmann::json summary(const std::vector<nlohmann::json>& rows) {
   return s;
 }
 
+// Runs work(i) for every i < n on `jobs` threads (each push is an independent simulation) and
+// calls emit(i) in index order as soon as i and all before it are done, so output stays ordered
+// and incremental. The first exception a work item throws is rethrown after all threads stop.
+template <class Work, class Emit>
+void run_ordered(std::size_t n, unsigned jobs, Work work, Emit emit) {
+  std::mutex mutex;
+  std::vector<char> done(n, 0);
+  std::size_t next_emit = 0;
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr error;
+  const auto worker = [&] {
+    for (std::size_t i; (i = next++) < n;) {
+      try {
+        work(i);
+      } catch (...) {
+        const std::lock_guard lock(mutex);
+        if (!error) error = std::current_exception();
+      }
+      const std::lock_guard lock(mutex);
+      done[i] = 1;
+      while (next_emit < n && done[next_emit]) emit(next_emit++);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned w = 1; w < std::max(1u, jobs); ++w) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
 void print_row(const nlohmann::json& r) {
   if (r["status"] != "ok") return;
   std::printf("%-72s sim (%6.1f, %6.1f) mm %6.1f deg  real (%6.1f, %6.1f) mm %6.1f deg  err %5.1f mm %5.1f deg\n",
@@ -143,27 +175,30 @@ int cmd_validate_mcube(const McubeArgs& args) {
   const ValidateOptions base = base_options(args, files);
   fs::create_directories(args.out);
   std::ofstream jsonl(fs::path(args.out) / "results.jsonl");
-  std::vector<nlohmann::json> rows;
-  for (const std::string& path : files) {
-    nlohmann::json row;
+  std::vector<nlohmann::json> rows(files.size());
+  const auto simulate = [&](std::size_t i) {
+    const std::string& path = files[i];
     try {
       const PushFile f = read_push_file(path);
       ValidateOptions o = base;
       o.out_dir = fs::path(args.out) / fs::path(path).stem();
       const PushResult r = validate_push(f, o);
       write_trace(o.out_dir / "trajectory.csv", r.trace);
-      row = to_json(r);
+      rows[i] = to_json(r);
     } catch (const std::exception& e) {
       // A bad file does not stop a folder run: it is reported and counted.
-      row = {{"file", path}, {"status", "error"}, {"error", e.what()}};
-      std::cerr << "error: " << e.what() << "\n";
+      rows[i] = {{"file", path}, {"status", "error"}, {"error", e.what()}};
     }
-    rows.push_back(row);
+  };
+  const auto emit = [&](std::size_t i) {
+    const nlohmann::json& row = rows[i];
+    if (row["status"] != "ok") std::cerr << "error: " << row["error"].get<std::string>() << "\n";
     jsonl << row.dump() << "\n" << std::flush;
     if (args.json) std::printf("%s\n", row.dump().c_str());
     else print_row(row);
     std::fflush(stdout);
-  }
+  };
+  run_ordered(files.size(), args.jobs, simulate, emit);
   const nlohmann::json s = summary(rows);
   jsonl << nlohmann::json{{"summary", s}}.dump() << "\n" << std::flush;
   if (args.json) {
@@ -186,6 +221,7 @@ struct Objective {
   const std::vector<PushFile>* files;
   ValidateOptions base;
   std::string surface;
+  unsigned jobs;
   int evaluations = 0;
 
   double operator()(const SurfaceFriction& mu) {
@@ -195,20 +231,16 @@ struct Objective {
     o.record = false;
     const std::size_t n = files->size();
     std::vector<double> cost(n);
-    // Files are independent simulations: two at a time on the two cores of the reference machine.
-    const unsigned workers = std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
-    std::vector<std::future<void>> jobs;
-    for (unsigned w = 0; w < workers; ++w)
-      jobs.push_back(std::async(std::launch::async, [&, w] {
-        for (std::size_t i = w; i < n; i += workers) {
+    run_ordered(
+        n, jobs,
+        [&](std::size_t i) {
           ValidateOptions mine = o;
           mine.out_dir = fs::temp_directory_path() / ("graspsim-calibrate-" + std::to_string(::getpid()) + "-" + std::to_string(i));
           const PushResult r = validate_push((*files)[i], mine);
           fs::remove_all(mine.out_dir);
           cost[i] = std::pow(r.rms_pos * 1e3 / 3.0, 2) + std::pow(r.rms_yaw * 180 / M_PI / 3.0, 2);
-        }
-      }));
-    for (auto& j : jobs) j.get();
+        },
+        [](std::size_t) {});
     double sum = 0;
     for (double c : cost) sum += c;
     return std::sqrt(sum / n);
@@ -241,7 +273,7 @@ int cmd_calibrate_mcube(const McubeArgs& args) {
     throw gs::InputError("none of the " + std::to_string(paths.size()) + " files given is on surface '" + args.surface + "'");
   ValidateOptions base = base_options(args, paths);
   SurfaceFriction mu = base.surfaces.count(args.surface) ? base.surfaces[args.surface] : SurfaceFriction{0.2, 0.25};
-  Objective cost{&files, base, args.surface};
+  Objective cost{&files, base, args.surface, args.jobs};
   const double before = cost(mu);
   std::printf("calibrating '%s' on %zu files; start mu_ground %.4f mu_pusher %.4f: cost %.4f\n", args.surface.c_str(),
               files.size(), mu.mu_ground, mu.mu_pusher, before);
@@ -277,6 +309,7 @@ void add_mcube_commands(CLI::App& app, McubeArgs& validate, McubeArgs& calibrate
     c->add_option("--path", a.path_mode, "Pusher path: recorded (the tip as tracked) or nominal (the named straight line)")
         ->capture_default_str();
     c->add_option("--objects", a.objects, "The dataset's objects/ folder (default: found beside the recordings)");
+    c->add_option("--jobs", a.jobs, "Simulations run in parallel (results do not depend on it)")->capture_default_str();
     c->add_option("--surfaces", a.surfaces, "Surface friction table (default: scenes/validation/mcube_surfaces.yaml)");
   };
   CLI::App* v = app.add_subcommand("validate", "Compare simulations with real experiments")->require_subcommand(1);

@@ -1,7 +1,9 @@
 #pragma once
 // The MCube subcommands of the graspsim CLI (validate mcube, calibrate mcube).
 
+#include <algorithm>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -14,6 +16,7 @@ struct McubeArgs {
   std::string surface;        // calibrate
   bool fit_pusher = false;    // calibrate
   double tolerance = 0.005;   // calibrate: friction bracket width
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
 };
 
 void add_mcube_commands(CLI::App& app, McubeArgs& validate, McubeArgs& calibrate);
