@@ -63,8 +63,10 @@ def analyse(run_dir):
     wall = common.contact_sums(contacts, t, ("world", "object"), ["fn", "ftz"])
     fl = common.contact_sums(contacts, t, ("object", "finger_left"), ["fn", "ftx", "ftz"])
     fr = common.contact_sums(contacts, t, ("object", "finger_right"), ["fn", "ftx", "ftz"])
+    # contacts.csv gives the force on body_b: the prism for the wall, the finger for the
+    # finger pairs (body_a = object), so those are negated to be forces on the prism.
     s.update(wall_fn=wall["fn"], wall_ftz=wall["ftz"], left_fn=fl["fn"], right_fn=fr["fn"],
-             finger_ftx=fl["ftx"] + fr["ftx"], finger_ftz=fl["ftz"] + fr["ftz"])
+             finger_ftx=-(fl["ftx"] + fr["ftx"]), finger_ftz=-(fl["ftz"] + fr["ftz"]))
     # A fingertip that jumps more than 1 mm across in one step has lost its contact.
     jump = np.max(np.abs(np.diff(left[:, 1]))) if len(t) > 1 else 0.0
     jump = max(jump, np.max(np.abs(np.diff(right[:, 1]))) if len(t) > 1 else 0.0)
