@@ -354,6 +354,46 @@ def mcube_section(out, max_plots=4):
     return "\n".join(parts)
 
 
+MODEL_NAMES = {
+    "mcube": "area support 5×5, split + cone (default)",
+    "corners_split_cone": "corner support (thesis), split + cone",
+    "area_direct_box": "area support 5×5, direct + box",
+    "area_direct_polyhedral8": "area support 5×5, direct + polyhedral k=8 (rect1 on ABS only)",
+}
+
+
+def models_section(out):
+    """The same real pushes under other contact models: medians from each run's summary line."""
+    runs = [("mcube", os.path.join(out, "mcube", "results.jsonl"))]
+    models = os.path.join(out, "mcube_models")
+    if os.path.isdir(models):
+        runs += [(d, os.path.join(models, d, "results.jsonl")) for d in sorted(os.listdir(models))
+                 if os.path.isfile(os.path.join(models, d, "results.jsonl"))]
+    head = ("<h3>Contact models on the real pushes</h3><p>Medians of the final position and yaw errors. "
+            "Issue 5's target, for the best model with one friction value per surface: median ≤ 3 mm and ≤ 3° "
+            "over the usable rect1 files.</p>")
+    groups = [("all", "all files"), ("shape=rect1", "rect1"), ("surface=abs", "ABS"), ("surface=plywood", "plywood")]
+    rows = []
+    for name, path in runs:
+        _, summary, _ = read_results(path) if os.path.exists(path) else ([], None, 0)
+        if not summary:
+            continue
+        cells = []
+        for key, _ in groups:
+            g = summary if key == "all" else summary.get("groups", {}).get(key)
+            if not g or not g.get("files") and key != "all":
+                cells.append("<td>–</td>")
+                continue
+            files = summary.get("ok") if key == "all" else g.get("files")
+            cells.append(f"<td>{fmt(g.get('median_pos_err_mm'))} mm / {fmt(g.get('median_yaw_err_deg'))}° "
+                         f"<small>({files})</small></td>")
+        rows.append(f"<tr><td class=l>{esc(MODEL_NAMES.get(name, name))}</td>{''.join(cells)}</tr>")
+    if not rows:
+        return head + "<p class=na>No model runs found (out/mcube*/results.jsonl).</p>"
+    return (head + "<table><tr><th class=l>model</th>" + "".join(f"<th>{label}</th>" for _, label in groups) +
+            "</tr>" + "".join(rows) + "</table>")
+
+
 def intro():
     now = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
     return (f"<h1>graspsim validation report</h1><p>graspsim simulates robotic grasping and in-hand manipulation "
@@ -381,7 +421,7 @@ def main():
     args = ap.parse_args()
     thesis = section("thesis", thesis_section, args.out).replace("<h2>Point support", '<h2 id="area">Point support')
     body = "\n".join([intro(), thesis, section("prehensile", prehensile_section, args.out),
-                      section("mcube", mcube_section, args.out)])
+                      section("mcube", mcube_section, args.out), section("models", models_section, args.out)])
     page = (f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>graspsim validation report</title>"
             f"<style>{CSS}</style></head><body>{body}</body></html>")
     os.makedirs(args.out, exist_ok=True)

@@ -335,7 +335,7 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
     require(std::isfinite(c.young_modulus) && c.young_modulus > 0.0, w, "young_modulus must be positive");
     require(std::isfinite(c.damping) && c.damping >= 0.0, w, "damping must be >= 0");
     require(std::isfinite(c.restitution) && c.restitution >= 0.0 && c.restitution <= 1.0, w, "restitution must be in [0, 1]");
-    require(c.tangents >= 2, w, "tangents must be >= 2");
+    require(c.tangents >= 3, w, "tangents must be >= 3 (directions around the circle; 4 is the box's)");
     require(std::isfinite(c.torsional_friction) && c.torsional_friction >= 0.0, w, "torsional_friction must be >= 0");
     require(all_finite(c.primary_direction) && c.primary_direction.norm() > 1e-12, w, "primary_direction must be nonzero");
   };
