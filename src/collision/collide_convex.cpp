@@ -60,15 +60,32 @@ void collide_convex_general(const ConvexShape& a, const ConvexShape& b, double m
     pa = pb = 0.5 * (g.point_a + g.point_b);
     depth = 0.0;
   }
-  // When the shapes just touch, the origin lies on the boundary of the Minkowski difference
-  // and EPA can return a zero depth with the opposite face's normal, which the manifold
-  // then turns into the depth of pushing B right through A (a rod touching a box side came
-  // out 99.5 mm deep). The depth along a direction is exact from the support functions:
-  // keep the shallower of n and −n.
+  // The penetration depth is the minimum over directions d of depth_along(d), which the support
+  // functions give exactly; EPA only approximates the minimiser. When the shapes just touch, the
+  // origin lies on the boundary of the Minkowski difference and EPA can return the opposite
+  // face's normal (a rod touching a box side came out 99.5 mm deep) or a tilted one (a disc
+  // fingertip resting on a box face came out as one point with a 50-degree normal). So the
+  // opposite direction and the faces' own axes compete with EPA's normal; a face axis wins ties
+  // (within 1 nm), since touching faces are what the manifold clips into a patch.
   auto depth_along = [&](const Vec3& d) { return support(a, d).dot(d) - support(b, -d).dot(d); };
-  if (const double flipped = depth_along(-n); flipped < depth_along(n)) {
-    n = -n;
-    depth = flipped;
+  Vec3 best = n;
+  double best_depth = depth_along(n);
+  const auto consider = [&](const Vec3& d, double tie) {
+    const double dd = depth_along(d);
+    if (dd < best_depth - tie) best = d, best_depth = dd;
+  };
+  consider(-n, 0.0);
+  for (const ConvexShape* s : {&a, &b}) {
+    const int axes = s->type == GeomType::Box ? 3 : s->type == GeomType::Cylinder ? 1 : 0;
+    for (int k = 0; k < axes; ++k) {
+      const Vec3 axis = s->R.col(s->type == GeomType::Cylinder ? 2 : k);
+      consider(axis, -1e-9);
+      consider(-axis, -1e-9);
+    }
+  }
+  if (best != n) {
+    n = best;
+    depth = best_depth;
     pa = support(a, n);
     pb = support(b, -n);
   }

@@ -379,3 +379,32 @@ TEST(Narrowphase, GjkStallOnARodTouchingARotatedBoxIsRecovered) {
 
 }  // namespace
 }  // namespace graspsim
+
+namespace graspsim {
+namespace {
+
+// Regression: a disc fingertip (the prehensile scene's: r 20 mm, 5 mm half thickness, axis
+// along y) pressed 30 nm into a box face made EPA return one point with a normal tilted by
+// ~50 degrees instead of the face patch; the finger lost its grip for a step. Sliding the disc
+// along the face in 0.1 mm steps, every pose must give the face normal, the face patch (the
+// disc's face clipped to the box face: several points) and the 30 nm depth.
+TEST(Narrowphase, DiscPressedOnABoxFaceGivesTheFacePatch) {
+  const ConvexShape box = make_shape(GeomType::Box, Vec3(0.05, 0.0125, 0.0125), Pose{Vec3(0, 0, 0.2), Quat::Identity()});
+  const Quat axis_y(Eigen::AngleAxisd(M_PI / 2, Vec3::UnitX()));
+  const double press = 3e-8;
+  for (int k = 0; k <= 150; ++k) {
+    const double x = 1e-4 * k + (k == 100 ? 2e-8 : 0.0);  // k = 100: the pose the scene hit
+    const ConvexShape disc =
+        make_shape(GeomType::Cylinder, Vec3(0.02, 0.005, 0), Pose{Vec3(x, 0.0125 + 0.005 - press, 0.2), axis_y});
+    ContactSet cs;
+    collide_shapes(box, disc, 1e-3, CollideOptions{}, cs);
+    ASSERT_GE(cs.points.size(), 3u) << "x " << x;
+    for (const ContactPoint& p : cs.points) {
+      EXPECT_NEAR(p.normal.y(), 1.0, 1e-9) << "x " << x;
+      EXPECT_NEAR(p.depth, press, 1e-9) << "x " << x;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace graspsim
