@@ -187,7 +187,9 @@ int cmd_validate_mcube(const McubeArgs& args) {
       rows[i] = to_json(r);
     } catch (const std::exception& e) {
       // A bad file does not stop a folder run: it is reported and counted.
-      rows[i] = {{"file", path}, {"status", "error"}, {"error", e.what()}};
+      std::string what = e.what();
+      if (what.find(path) == std::string::npos) what = "MCube file '" + path + "': " + what;
+      rows[i] = {{"file", path}, {"status", "error"}, {"error", what}};
     }
   };
   const auto emit = [&](std::size_t i) {
