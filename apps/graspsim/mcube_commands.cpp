@@ -79,8 +79,18 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-void write_trace(const fs::path& path, const PushTrace& tr) {
-  std::ofstream out(path);
+void write_trace(const fs::path& dir, const PushTrace& tr) {
+  if (!tr.force_t.empty()) {
+    std::ofstream force(dir / "force.csv");
+    force << "t,sim_fx_n,sim_fy_n,real_fx_n,real_fy_n\n";
+    char line[160];
+    for (std::size_t i = 0; i < tr.force_t.size(); ++i) {
+      std::snprintf(line, sizeof line, "%.6f,%.4f,%.4f,%.4f,%.4f\n", tr.force_t[i], tr.sim_fx[i], tr.sim_fy[i], tr.real_fx[i],
+                    tr.real_fy[i]);
+      force << line;
+    }
+  }
+  std::ofstream out(dir / "trajectory.csv");
   out << "t,sim_x_mm,sim_y_mm,sim_yaw_deg,real_x_mm,real_y_mm,real_yaw_deg\n";
   char line[256];
   const double deg = 180 / M_PI;
@@ -183,7 +193,7 @@ int cmd_validate_mcube(const McubeArgs& args) {
       ValidateOptions o = base;
       o.out_dir = fs::path(args.out) / fs::path(path).stem();
       const PushResult r = validate_push(f, o);
-      write_trace(o.out_dir / "trajectory.csv", r.trace);
+      write_trace(o.out_dir, r.trace);
       rows[i] = to_json(r);
     } catch (const std::exception& e) {
       // A bad file does not stop a folder run: it is reported and counted.

@@ -31,9 +31,35 @@ struct Path {
   }
 };
 
-// Recorded tip samples in time order; duplicate stamps keep their first sample.
+// The tip stream is sampled every ~4.03 ms (evenly spaced positions at constant speed) but stamped
+// with +-0.7 ms of jitter; taken literally, the pusher's speed would jump by +-20 % every sample
+// and kick the object ahead of it. Each stamp is replaced by the median of its neighbours' stamps
+// shifted by their index offset times the stream's period (least-squares slope of t over the
+// index): jitter is removed, and a dropped sample (a step of one period) moves the stamps only
+// within the +-10-sample window.
+std::vector<double> regular_stamps(const std::vector<double>& t) {
+  const std::size_t n = t.size();
+  if (n < 3) return t;
+  double mean_i = (n - 1) / 2.0, mean_t = 0, sxy = 0, sxx = 0;
+  for (double x : t) mean_t += x / n;
+  for (std::size_t i = 0; i < n; ++i) sxy += (i - mean_i) * (t[i] - mean_t), sxx += (i - mean_i) * (i - mean_i);
+  const double period = sxy / sxx;
+  constexpr std::ptrdiff_t kHalfWindow = 10;
+  std::vector<double> out(n), window;
+  for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n); ++i) {
+    window.clear();
+    for (std::ptrdiff_t j = std::max<std::ptrdiff_t>(0, i - kHalfWindow); j <= std::min<std::ptrdiff_t>(n - 1, i + kHalfWindow); ++j)
+      window.push_back(t[j] - (j - i) * period);
+    std::nth_element(window.begin(), window.begin() + window.size() / 2, window.end());
+    out[i] = window[window.size() / 2];
+  }
+  return out;
+}
+
+// Recorded tip samples in time order (stamps regularised); duplicate stamps keep their first sample.
 Path recorded_tip_path(const PushFile& f) {
-  const Trajectory tip = tip_motion(f);
+  Trajectory tip = tip_motion(f);
+  tip.t = regular_stamps(tip.t);
   std::vector<std::size_t> order(tip.t.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return tip.t[a] < tip.t[b]; });
@@ -126,7 +152,10 @@ SimSeries simulate(const Scene& scene, const std::filesystem::path& out_dir, boo
 
 double rad2deg(double r) { return r * 180 / std::numbers::pi; }
 
-void compare(const SimSeries& sim, const Trajectory& real, const ForceSeries& force, double duration, PushResult& r) {
+// Motion is compared over the whole run; force only while the pusher moves (after it stops the
+// recorded channel keeps offsets of a few newtons that are not contact forces).
+void compare(const SimSeries& sim, const Trajectory& real, const ForceSeries& force, double duration, double push_end,
+             PushResult& r) {
   double se_pos = 0, se_yaw = 0;
   int n = 0;
   for (std::size_t i = 0; i < real.t.size(); ++i) {
@@ -155,9 +184,12 @@ void compare(const SimSeries& sim, const Trajectory& real, const ForceSeries& fo
   double se_force = 0;
   int m = 0;
   for (std::size_t i = 0; i < force.t.size(); ++i) {
-    if (force.t[i] < 0 || force.t[i] > duration) continue;
-    se_force += std::pow(interpolate(sim.t, sim.fx, force.t[i]) - force.fx[i], 2) +
-                std::pow(interpolate(sim.t, sim.fy, force.t[i]) - force.fy[i], 2);
+    if (force.t[i] < 0 || force.t[i] > std::min(duration, push_end)) continue;
+    const double fx = interpolate(sim.t, sim.fx, force.t[i]), fy = interpolate(sim.t, sim.fy, force.t[i]);
+    se_force += std::pow(fx - force.fx[i], 2) + std::pow(fy - force.fy[i], 2);
+    r.trace.force_t.push_back(force.t[i]);
+    r.trace.sim_fx.push_back(fx), r.trace.sim_fy.push_back(fy);
+    r.trace.real_fx.push_back(force.fx[i]), r.trace.real_fy.push_back(force.fy[i]);
     ++m;
   }
   if (m > 0) r.force_rms = std::sqrt(se_force / m);
@@ -207,7 +239,7 @@ PushResult validate_push(const PushFile& f, const ValidateOptions& options) {
   const SimSeries sim = simulate(scene, options.out_dir, options.record, &r.wall_time_s);
   for (double v : {sim.x.back(), sim.y.back(), sim.yaw.back()})
     if (!std::isfinite(v)) throw std::runtime_error("MCube file '" + f.path + "': the simulation diverged (NaN)");
-  compare(sim, real, pusher_force(f), r.duration, r);
+  compare(sim, real, pusher_force(f), r.duration, window.end - window.start, r);
   return r;
 }
 

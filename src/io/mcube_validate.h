@@ -38,6 +38,8 @@ struct ValidateOptions {
 // Where the object and pusher were, in the initial object frame (m, rad), at common times (s).
 struct PushTrace {
   std::vector<double> t, sim_x, sim_y, sim_yaw, real_x, real_y, real_yaw;
+  // The pusher force (N) at the force sensor's samples during the push, when the channel is usable.
+  std::vector<double> force_t, sim_fx, sim_fy, real_fx, real_fy;
 };
 
 struct PushResult {
