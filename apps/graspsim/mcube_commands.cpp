@@ -101,13 +101,17 @@ void write_trace(const fs::path& dir, const PushTrace& tr) {
   }
 }
 
-// Medians of the final errors, overall and per shape and surface.
+// Medians of the final errors over the usable files, overall and per shape and surface.
 nlohmann::json summary(const std::vector<nlohmann::json>& rows) {
   std::map<std::string, std::vector<const nlohmann::json*>> groups;
-  nlohmann::json failures = nlohmann::json::array();
+  nlohmann::json failures = nlohmann::json::array(), unusable = nlohmann::json::array();
   for (const auto& r : rows) {
     if (r["status"] != "ok") {
       failures.push_back({{"file", r["file"]}, {"error", r["error"]}});
+      continue;
+    }
+    if (!r.value("usable", true)) {
+      unusable.push_back({{"file", r["file"]}, {"reason", r["unusable_reason"]}});
       continue;
     }
     groups["all"].push_back(&r);
@@ -126,8 +130,10 @@ nlohmann::json summary(const std::vector<nlohmann::json>& rows) {
                           {"median_rms_pos_mm", median(rms_pos)},
                           {"median_rms_yaw_deg", median(rms_yaw)}};
   };
-  nlohmann::json s = {{"files", rows.size()}, {"ok", rows.size() - failures.size()}, {"failed", failures.size()},
-                      {"failures", failures}};
+  // Medians are over the usable files; the unusable ones are listed with the reason.
+  nlohmann::json s = {{"files", rows.size()},          {"ok", rows.size() - failures.size()},
+                      {"failed", failures.size()},     {"failures", failures},
+                      {"usable", groups["all"].size()}, {"unusable", unusable}};
   for (const auto& [name, g] : groups) {
     if (name == "all") {
       nlohmann::json all = stats(g);

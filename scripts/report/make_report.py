@@ -298,14 +298,19 @@ def mcube_section(out, max_plots=4):
     errors = [r for r in rows if r.get("status", "ok") != "ok"]
     parts = [head, f"<p>{len(rows)} files: {len(ok)} simulated, {len(errors)} failed"
              + (f", {bad} unreadable lines" if bad else "") + ". Displacements in the initial object frame.</p>"]
-    meds = {k: median([r.get(k) for r in ok]) for k in ("pos_err_mm", "yaw_err_deg", "rms_pos_mm", "rms_yaw_deg",
+    usable = [r for r in ok if r.get("usable", True)]
+    if len(usable) < len(ok):
+        parts.append(f"<p>{len(ok) - len(usable)} recordings are not usable for comparison and are left out of the "
+                     "medians: " + "; ".join(esc(os.path.basename(str(r.get('file')))) + " (" +
+                                             esc(r.get("unusable_reason", "")) + ")" for r in ok if r not in usable) + "</p>")
+    meds = {k: median([r.get(k) for r in usable]) for k in ("pos_err_mm", "yaw_err_deg", "rms_pos_mm", "rms_yaw_deg",
                                                         "force_rms_n")}
     parts.append("<p>Medians over the simulated files: final position error <b>" + fmt(meds["pos_err_mm"]) +
                  " mm</b>, final yaw error <b>" + fmt(meds["yaw_err_deg"]) + "°</b>, RMS position " +
                  fmt(meds["rms_pos_mm"]) + " mm, RMS yaw " + fmt(meds["rms_yaw_deg"]) + "°, force RMS " +
                  fmt(meds["force_rms_n"], 2) + " N (target: ≤ 3 mm and ≤ 3° on rect1).</p>")
     by_shape = {}
-    for r in ok:
+    for r in usable:
         by_shape.setdefault((r.get("shape", "?"), r.get("surface", "?")), []).append(r)
     if by_shape:
         parts.append("<table><tr><th class=l>shape</th><th class=l>surface</th><th>files</th><th>median pos err (mm)"
@@ -384,7 +389,7 @@ def models_section(out):
             if not g or not g.get("files") and key != "all":
                 cells.append("<td>–</td>")
                 continue
-            files = summary.get("ok") if key == "all" else g.get("files")
+            files = summary.get("usable", summary.get("ok")) if key == "all" else g.get("files")
             cells.append(f"<td>{fmt(g.get('median_pos_err_mm'))} mm / {fmt(g.get('median_yaw_err_deg'))}° "
                          f"<small>({files})</small></td>")
         rows.append(f"<tr><td class=l>{esc(MODEL_NAMES.get(name, name))}</td>{''.join(cells)}</tr>")

@@ -216,6 +216,10 @@ PushResult validate_push(const PushFile& f, const ValidateOptions& options) {
   const Path tip = options.nominal_path ? nominal_tip_path(f, push_geometry(f, outline)) : recorded_tip_path(f);
   // Until the end of the recording (the object has come to rest), at most 1 s after the push.
   const PushWindow window = push_window(f);
+  if (window.started_before_recording) {
+    r.usable = false;
+    r.unusable_reason = "the recording began mid-push (tip travel short of 50 mm)";
+  }
   r.duration = std::min({real.t.back(), tip.t.back(), window.end - window.start + 1.0});
   if (options.nominal_path) r.duration = std::min(real.t.back(), tip.t.back() + 0.5);
   if (r.duration <= 0) throw InputError("MCube file '" + f.path + "': the recording ends before the push starts");
@@ -261,8 +265,10 @@ nlohmann::json to_json(const PushResult& r) {
                       {"rms_yaw_deg", rad2deg(r.rms_yaw)},
                       {"force_rms_n", nullptr},
                       {"tip_shift_mm", mm(r.tip_shift)},
+                      {"usable", r.usable},
                       {"duration_s", r.duration},
                       {"wall_time_s", r.wall_time_s}};
+  if (!r.usable) j["unusable_reason"] = r.unusable_reason;
   if (r.force_rms) j["force_rms_n"] = *r.force_rms;
   else j["force_note"] = r.force_note;
   return j;

@@ -51,6 +51,10 @@ struct PushResult {
   std::optional<double> force_rms;                 // N; empty when the force channel is unusable
   std::string force_note;                          // why there is no force comparison
   double tip_shift = 0;                            // m the recorded path was moved out of the object
+  // False when the recording cannot be compared fairly (the streams began mid-push, so the object
+  // had already moved before its recorded rest pose); left out of the summary's medians.
+  bool usable = true;
+  std::string unusable_reason;
   double duration = 0, wall_time_s = 0;
   PushTrace trace;
 };
