@@ -1,6 +1,7 @@
 // The MCube surface table: ground and pusher friction per surface, a small YAML file that
 // `graspsim calibrate mcube` rewrites.
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -62,13 +63,18 @@ void write_surface_entry(const std::filesystem::path& path, const std::string& s
     std::ifstream in(path);
     for (std::string line; std::getline(in, line) && line.rfind('#', 0) == 0;) header += line + "\n";
   }
+  // Four decimals: calibration brackets are wider than 1e-4, and the file stays readable.
+  const auto rounded = [](double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4f", x);
+    return std::string(buf);
+  };
   YAML::Node entry;
-  entry["mu_ground"] = value.mu_ground;
-  entry["mu_pusher"] = value.mu_pusher;
+  entry["mu_ground"] = rounded(value.mu_ground);
+  entry["mu_pusher"] = rounded(value.mu_pusher);
   entry["provenance"] = provenance;
   root["surfaces"][surface] = entry;
   YAML::Emitter e;
-  e.SetDoublePrecision(4);
   e << root;
   std::ofstream out(path);
   out << header << e.c_str() << "\n";
