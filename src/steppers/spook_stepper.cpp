@@ -516,7 +516,8 @@ void step_spook(const Model& model, State& s, Workspace& ws, StepResult* result)
 
   assemble(model, s, ws);
   const SolverType solver = effective_solver(model, sc);
-  const spook::Solution sol = spook::solve(sc.problem, solver, model.options.iterations);
+  spook::solve(sc.problem, solver, model.options.iterations, sc.solver, sc.solution);
+  const spook::Solution& sol = sc.solution;
 
   collect_results(model, s, ws, sol, result);
   if (result) {

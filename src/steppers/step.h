@@ -11,6 +11,7 @@
 #include "model/model.h"
 #include "model/state.h"
 #include "steppers/spook/problem.h"
+#include "steppers/spook/scratch.h"
 
 namespace graspsim {
 
@@ -34,6 +35,8 @@ struct SpookScratch {
   std::vector<Eigen::Triplet<double>> triplets;
   std::vector<int> actuator_row;     // row of each servo actuator, −1 for force actuators
   spook::Problem problem;
+  spook::SolverScratch solver;
+  spook::Solution solution;
 };
 
 // Scratch memory reused from step to step; owns nothing a user needs between steps.

@@ -34,7 +34,10 @@ struct Mlcp {
 
 class MlcpSolver {
  public:
+  MlcpSolver() = default;
   explicit MlcpSolver(const Mlcp& mlcp);
+  // Re-targets the solver at a new problem (forgetting the remembered basis).
+  void setup(const Mlcp& mlcp) { *this = MlcpSolver(mlcp); }
   // Solves for right-hand side b. Returns false if pivoting failed (x untouched then).
   // `pivots` accumulates Lemke pivots (0 when the remembered basis was still valid). The
   // first call may pass a guess of x (the previous step's impulses): its active set is

@@ -98,6 +98,8 @@ Solution solve(const Problem& problem, SolverType solver, int iterations);
 
 // Checks sizes, index ranges and bounds; throws std::invalid_argument naming the field.
 void validate(const Problem& problem);
+// The same, with `scratch` reused for the row-ownership check (no allocation once sized).
+void validate(const Problem& problem, std::vector<int>& scratch);
 
 // The natural-map residual of the MLCP at λ, in velocity units (m/s), ∞-norm over rows:
 //   box rows (fixed or scaled bounds [l, u]):  D_i |λ_i − clamp(λ_i − w_i / D_i, l, u)|,
