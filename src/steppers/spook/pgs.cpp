@@ -50,7 +50,7 @@ class Sweeper {
         const double D = std::max(ops_.D[a], ops_.D[b]);
         if (D <= 0.0) break;
         double ya = lambda_[a] - w(a) / D, yb = lambda_[b] - w(b) / D;
-        const double norm = std::hypot(ya, yb);
+        const double norm = std::sqrt(ya * ya + yb * yb);  // (hypot is several times slower)
         if (norm > bound) {
           ya *= bound / norm;
           yb *= bound / norm;

@@ -87,7 +87,8 @@ struct Solution {
   VecX lambda;                 // (nrows) impulses, N·s
   VecX v;                      // (nv) v⁺
   double residual = 0.0;       // complementarity_residual(problem, lambda), m/s
-  int iterations = 0;          // PGS sweeps, Split outer iterations, or Lemke pivots (Direct)
+  int iterations = 0;          // PGS sweeps, Split outer iterations run (it stops early at a
+                               // fixed point), or Lemke pivots (Direct)
   int pivots = 0;              // total Lemke pivots (Direct, Split, DirectIterative)
   int direct_failures = 0;     // islands whose pivoting failed (then PGS took over)
 };

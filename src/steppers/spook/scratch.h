@@ -28,7 +28,7 @@ struct SolverScratch {
   std::vector<int> moved_dofs;     // dofs of v_fixed that differ from v_free
   std::vector<char> sticking;      // per entry of `contacts`
   std::vector<IslandScratch> parts, polish;
-  VecX friction_only, v_friction, v_fixed, w;
+  VecX friction_only, v_friction, v_fixed, w, lambda_prev;
 };
 
 // solve() (problem.h) into `solution`, with storage from `scratch`.
