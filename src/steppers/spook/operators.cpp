@@ -145,6 +145,20 @@ void make_operators(const Problem& p, Operators& ops) {
   int max_nv = 0;
   for (const Tree& t : p.trees) max_nv = std::max(max_nv, t.nv);
   if (ops.x.size() < max_nv) ops.x.resize(max_nv), ops.y.resize(max_nv);
+  ops.minv_offset.assign(p.trees.size(), -1);
+  size_t size = 0;
+  for (size_t t = 0; t < p.trees.size(); ++t)
+    if (p.trees[t].nv <= kDenseInverseMaxNv) {
+      ops.minv_offset[t] = static_cast<int>(size);
+      size += static_cast<size_t>(p.trees[t].nv) * p.trees[t].nv;
+    }
+  ops.minv.resize(size);
+  for (size_t t = 0; t < p.trees.size(); ++t)
+    if (ops.minv_offset[t] >= 0) {
+      Eigen::Map<MatX> Mi(ops.minv.data() + ops.minv_offset[t], p.trees[t].nv, p.trees[t].nv);
+      Mi.setIdentity();
+      p.trees[t].M_llt.solveInPlace(Mi);
+    }
   // W is written row by row in column order (trees ascend with their dofs), into storage
   // kept from the previous step.
   ops.W.resize(n, p.nv);
@@ -157,7 +171,15 @@ void make_operators(const Problem& p, Operators& ops) {
       x.setZero();
       for (SparseRows::InnerIterator it(p.J, i); it; ++it)
         if (ops.tree_of[it.col()] == t) x[it.col() - tree.v_begin] = it.value();
-      y = tree.M_llt.solve(x);
+      if (ops.minv_offset[t] >= 0) {
+        const double* Mi = ops.minv.data() + ops.minv_offset[t];
+        for (int k = 0; k < tree.nv; ++k) y[k] = 0.0;
+        for (int j = 0; j < tree.nv; ++j)
+          if (x[j] != 0.0)
+            for (int k = 0; k < tree.nv; ++k) y[k] += Mi[j * tree.nv + k] * x[j];
+      } else {
+        y = tree.M_llt.solve(x);
+      }
       ops.D[i] += x.dot(y);
       for (int k = 0; k < tree.nv; ++k)
         if (y[k] != 0.0) ops.W.insertBack(i, tree.v_begin + k) = y[k];

@@ -14,6 +14,9 @@ using SparseRows = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
 // Built once per solve into storage that is kept between steps (resized only when the
 // problem grows), so a steady-state step allocates nothing here.
+// Trees up to this many dofs get an explicit inverse mass block (free bodies: 6).
+constexpr int kDenseInverseMaxNv = 12;
+
 struct Operators {
   SparseRows W;               // (nrows × nv) row i = (M⁻¹ J_iᵀ)ᵀ; zero on dofs of no tree
   VecX D;                     // (nrows) A_ii = J_i W_iᵀ + compliance_i
@@ -25,6 +28,11 @@ struct Operators {
   std::vector<int> island_rows, island_begin;
   int nislands() const { return static_cast<int>(island_begin.size()) - 1; }
 
+  // M_t⁻¹ of each small tree (dense, column-major, from minv_offset[t]; −1 for a tree
+  // larger than kDenseInverseMaxNv, which keeps its Cholesky solves): a row's W block is
+  // then one small matrix-vector product instead of two triangular solves.
+  std::vector<double> minv;
+  std::vector<int> minv_offset;
   // Scratch of make_operators and dense_delassus.
   std::vector<int> parent, first_row_of_tree, island_of_root, touched, tree_rows, tree_first;
   VecX x, y;
