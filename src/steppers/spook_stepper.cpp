@@ -29,8 +29,11 @@ constexpr double kLimitRelaxSteps = 2.0;
 constexpr double kRestitutionSpeed = 1e-2;
 
 struct RowBuilder {
-  std::vector<double> target, compliance, lo, hi;
-  std::vector<RowKind> kind;
+  std::vector<double>& target;
+  std::vector<double>& compliance;
+  std::vector<double>& lo;
+  std::vector<double>& hi;
+  std::vector<RowKind>& kind;
   std::vector<Eigen::Triplet<double>>& triplets;
 
   int add(RowKind k, double tgt, double comp, double l, double u) {
@@ -96,7 +99,8 @@ void free_motion(const Model& model, const State& s, Workspace& ws) {
   forward_kinematics(model, s.q, ws.kin);
   bias_forces(model, ws.kin, s.v, ws.bias);
   passive_forces(model, s.q, s.v, ws.tau);
-  VecX damping = VecX::Zero(nv);
+  VecX& damping = ws.spook.damping;
+  damping.setZero(nv);
   for (const Joint& j : model.joints)
     for (int d = j.vadr; d < j.vadr + j.nv; ++d) {
       damping[d] = j.damping;
@@ -110,11 +114,12 @@ void free_motion(const Model& model, const State& s, Workspace& ws) {
     ws.actuator_effort[static_cast<Eigen::Index>(i)] = e;
     ws.tau[model.joints[a.joint].vadr + a.dof] += e;
   }
-  const VecX rhs = ws.tau - ws.bias;
+  VecX& rhs = ws.rhs;
+  rhs = ws.tau - ws.bias;
 
   P.nv = nv;
   P.v_free = s.v;
-  P.trees.clear();
+  int ntrees = 0;  // P.trees keeps its elements (and their factor storage)
   // Trees hanging from the world own contiguous dof ranges (depth-first body order).
   for (int root = 1; root < model.nbody();) {
     int end = root + 1;
@@ -126,8 +131,9 @@ void free_motion(const Model& model, const State& s, Workspace& ws) {
     for (int b = root; b < end; ++b) {
       const Joint& j = model.joints[model.bodies[b].joint];
       if (model.bodies[b].kinematic) {
-        require(f0 == j.vadr, "body '" + model.bodies[b].name + "'",
-                "a kinematic body must hang from the world or from other kinematic bodies");
+        if (f0 != j.vadr)
+          require(false, "body '" + model.bodies[b].name + "'",
+                  "a kinematic body must hang from the world or from other kinematic bodies");
         for (int k = 0; k < j.nv; ++k) P.v_free[j.vadr + k] = model.bodies[b].prescribed_v[k](s.t + h);
         f0 = j.vadr + j.nv;
       }
@@ -137,22 +143,28 @@ void free_motion(const Model& model, const State& s, Workspace& ws) {
       // The tree's block of M (M is block diagonal over trees: no nv × nv matrix).
       mass_matrix_block(model, ws.kin, vb, ve - vb, ws.M);
       // Prescribed accelerations act on the dynamic dofs through M_fp.
-      const VecX a_p = (P.v_free.segment(vb, f0 - vb) - s.v.segment(vb, f0 - vb)) / h;
-      const VecX rhs_f = rhs.segment(f0, n) - ws.M.block(f0 - vb, 0, n, f0 - vb) * a_p;
-      MatX Mh = ws.M.block(f0 - vb, f0 - vb, n, n);
+      VecX& a_p = ws.qacc_prescribed;
+      a_p = (P.v_free.segment(vb, f0 - vb) - s.v.segment(vb, f0 - vb)) / h;
+      VecX& rhs_f = ws.rhs_f;
+      rhs_f = rhs.segment(f0, n);
+      if (f0 > vb) rhs_f.noalias() -= ws.M.block(f0 - vb, 0, n, f0 - vb) * a_p;
+      MatX& Mh = ws.M_ff;
+      Mh = ws.M.block(f0 - vb, f0 - vb, n, n);
       Mh.diagonal() += h * damping.segment(f0, n);
-      spook::Tree tree;
+      if (ntrees == static_cast<int>(P.trees.size())) P.trees.emplace_back();
+      spook::Tree& tree = P.trees[ntrees++];
       tree.v_begin = f0;
       tree.nv = n;
       tree.M_llt.compute(Mh);
       if (tree.M_llt.info() != Eigen::Success)
         throw std::runtime_error("spook: the mass matrix of the tree of body '" + model.bodies[root].name +
                                  "' is not positive definite");
-      P.v_free.segment(f0, n) = s.v.segment(f0, n) + h * tree.M_llt.solve(rhs_f);
-      P.trees.push_back(std::move(tree));
+      tree.M_llt.solveInPlace(rhs_f);
+      P.v_free.segment(f0, n) = s.v.segment(f0, n) + h * rhs_f;
     }
     root = end;
   }
+  P.trees.resize(static_cast<size_t>(ntrees));
 }
 
 // ---- 3. assembly ------------------------------------------------------------------------
@@ -269,7 +281,11 @@ void add_contact_rows(const Model& model, State& s, Workspace& ws, RowBuilder& r
           friction_directions(cm, p.normal, sc.X_WG[cs.geom_a], memory, slip, s, sc.directions);
       info.ndirections = static_cast<int>(sc.directions.size()) - info.first_direction;
 
-      spook::ContactRows cr;
+      if (sc.ncontacts == static_cast<int>(P.contacts.size())) P.contacts.emplace_back();
+      spook::ContactRows& cr = P.contacts[sc.ncontacts];
+      cr.friction.clear();
+      cr.torsion = -1;
+      cr.torsion_mu = 0.0;
       cr.normal = nrow;
       cr.mu = cm.friction;
       cr.treatment = treatment;
@@ -287,9 +303,8 @@ void add_contact_rows(const Model& model, State& s, Workspace& ws, RowBuilder& r
         add_jacobian_row(ws.kin, cr.torsion, ga.body, p.position, gb.body, p.position, p.normal, s.v, rows.triplets, true);
       }
       if (treatment == FrictionTreatment::BoxFixed)
-        box_fixed.emplace_back(static_cast<int>(P.contacts.size()), memory ? memory->normal_impulse : -1.0);
-      info.contact = static_cast<int>(P.contacts.size());
-      P.contacts.push_back(std::move(cr));
+        box_fixed.emplace_back(sc.ncontacts, memory ? memory->normal_impulse : -1.0);
+      info.contact = sc.ncontacts++;
       sc.contact_rows.push_back(info);
     }
   }
@@ -381,13 +396,17 @@ SolverType effective_solver(const Model& model, const SpookScratch& sc) {
 void assemble(const Model& model, State& s, Workspace& ws) {
   SpookScratch& sc = ws.spook;
   spook::Problem& P = sc.problem;
-  P.contacts.clear();
+  sc.ncontacts = 0;  // P.contacts keeps its elements (and their row lists' storage)
   sc.contact_rows.clear();
   sc.directions.clear();
   sc.triplets.clear();
-  RowBuilder rows{{}, {}, {}, {}, {}, sc.triplets};
-  std::vector<std::pair<int, double>> box_fixed;  // contact, previous normal impulse (−1: new)
+  for (auto* v : {&sc.row_target, &sc.row_compliance, &sc.row_lo, &sc.row_hi}) v->clear();
+  sc.row_kind.clear();
+  RowBuilder rows{sc.row_target, sc.row_compliance, sc.row_lo, sc.row_hi, sc.row_kind, sc.triplets};
+  std::vector<std::pair<int, double>>& box_fixed = sc.box_fixed;
+  box_fixed.clear();
   add_contact_rows(model, s, ws, rows, box_fixed);
+  P.contacts.resize(static_cast<size_t>(sc.ncontacts));
   add_limit_rows(model, s, rows);
   add_equality_rows(model, s, ws.kin, rows);
   add_servo_rows(model, s, ws, rows);
@@ -413,7 +432,7 @@ void assemble(const Model& model, State& s, Workspace& ws) {
   }
 
   // Warm start from the remembered impulses of persistent contacts.
-  P.lambda_warm = VecX::Zero(n);
+  P.lambda_warm.setZero(n);
   const double h = model.options.dt;
   for (const ContactRowsInfo& info : sc.contact_rows) {
     const ContactMemory* m = info.memory;
@@ -431,8 +450,8 @@ void assemble(const Model& model, State& s, Workspace& ws) {
 void collect_results(const Model& model, State& s, Workspace& ws, const spook::Solution& sol, StepResult* result) {
   const double h = model.options.dt;
   SpookScratch& sc = ws.spook;
-  std::vector<ContactMemory> memory;
-  memory.reserve(sc.contact_rows.size());
+  std::vector<ContactMemory>& memory = sc.memory;  // becomes State::contacts (storage swapped)
+  memory.clear();
   if (result) result->contacts.clear();
   for (const ContactRowsInfo& info : sc.contact_rows) {
     const ContactSet& cs = sc.contact_sets[info.set];
@@ -460,7 +479,7 @@ void collect_results(const Model& model, State& s, Workspace& ws, const spook::S
     result->contacts.push_back(r);
   }
   std::sort(memory.begin(), memory.end());
-  s.contacts = std::move(memory);
+  std::swap(s.contacts, memory);
   for (size_t i = 0; i < model.actuators.size(); ++i)
     if (ws.spook.actuator_row[i] >= 0) ws.actuator_effort[static_cast<Eigen::Index>(i)] = sol.lambda[ws.spook.actuator_row[i]] / h;
 }

@@ -138,7 +138,7 @@ void validate(const Problem& p, std::vector<int>& owner) {
 
 double friction_bound(double mu, double lambda_n) { return mu * std::max(lambda_n, 0.0); }
 
-void make_operators(const Problem& p, Operators& ops) {
+void make_operators(const Problem& p, Operators& ops, bool with_islands) {
   fill_tree_of(p, ops.tree_of);
   const int n = p.nrows();
   ops.D = p.compliance;
@@ -192,7 +192,12 @@ void make_operators(const Problem& p, Operators& ops) {
     for (int r : p.contacts[c].friction) ops.contact_of_row[r] = c;
     if (p.contacts[c].torsion >= 0) ops.contact_of_row[p.contacts[c].torsion] = c;
   }
-  find_islands(p, ops);
+  if (with_islands) {
+    find_islands(p, ops);
+  } else {
+    ops.island_rows.clear();
+    ops.island_begin.assign(1, 0);
+  }
 }
 
 Operators make_operators(const Problem& p) {

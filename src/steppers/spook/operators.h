@@ -39,8 +39,9 @@ struct Operators {
   std::vector<double> jt, wt;  // a tree's block of J and W over an island's rows
 };
 
-// Fills ops (W, D, contact_of_row, tree_of, islands), reusing its storage.
-void make_operators(const Problem& problem, Operators& ops);
+// Fills ops (W, D, contact_of_row, tree_of, and the islands when with_islands), reusing
+// its storage.
+void make_operators(const Problem& problem, Operators& ops, bool with_islands = true);
 Operators make_operators(const Problem& problem);
 
 // v⁺ = v_free + Wᵀ λ, into v (resized to nv).

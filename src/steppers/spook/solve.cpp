@@ -338,8 +338,8 @@ void split(const Problem& p, SolverScratch& s, int outer, VecX& lambda, Solution
 
 void solve(const Problem& p, SolverType solver, int iterations, SolverScratch& s, Solution& sol) {
   validate(p, s.validate_rows);
-  require(iterations >= 1, "spook::solve", "iterations must be at least 1");
-  make_operators(p, s.ops);
+  if (iterations < 1) require(false, "spook::solve", "iterations must be at least 1");
+  make_operators(p, s.ops, solver != SolverType::Iterative);  // PGS needs no islands
   const Operators& ops = s.ops;
   s.local.assign(p.nrows(), -1);
   s.contact_local.assign(p.contacts.size(), -1);
