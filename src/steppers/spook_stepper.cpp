@@ -287,6 +287,7 @@ void add_contact_rows(const Model& model, State& s, Workspace& ws, RowBuilder& r
       cr.torsion = -1;
       cr.torsion_mu = 0.0;
       cr.normal = nrow;
+      cr.solver = cm.solver;  // an island runs the strongest its contacts ask for (ContactRows)
       cr.mu = cm.friction;
       cr.treatment = treatment;
       const double comp = spook::velocity_compliance(kFrictionCreep, h);
@@ -378,19 +379,6 @@ void add_servo_rows(const Model& model, const State& s, Workspace& ws, RowBuilde
     rows.triplets.emplace_back(r, dof, 1.0);
     ws.spook.actuator_row[i] = r;
   }
-}
-
-SolverType effective_solver(const Model& model, const SpookScratch& sc) {
-  // Per-material overrides apply when every contact of the step agrees on one; otherwise
-  // the scene's solver runs (one solve per step; per-row solver choice is future work).
-  std::optional<SolverType> chosen;
-  for (const ContactSet& cs : sc.contact_sets) {
-    const auto& cm = model.contact_material(model.geoms[cs.geom_a].material, model.geoms[cs.geom_b].material);
-    const SolverType s = cm.solver.value_or(model.options.solver);
-    if (chosen && *chosen != s) return model.options.solver;
-    chosen = s;
-  }
-  return chosen.value_or(model.options.solver);
 }
 
 void assemble(const Model& model, State& s, Workspace& ws) {
@@ -534,8 +522,7 @@ void step_spook(const Model& model, State& s, Workspace& ws, StepResult* result)
   collide(model, sc.X_WG, copt, sc.broadphase, sc.contact_sets);
 
   assemble(model, s, ws);
-  const SolverType solver = effective_solver(model, sc);
-  spook::solve(sc.problem, solver, model.options.iterations, sc.solver, sc.solution);
+  spook::solve(sc.problem, model.options.solver, model.options.iterations, sc.solver, sc.solution);
   const spook::Solution& sol = sc.solution;
 
   collect_results(model, s, ws, sol, result);
@@ -543,7 +530,8 @@ void step_spook(const Model& model, State& s, Workspace& ws, StepResult* result)
     contact_metrics(model, ws, sol.v, *result);
     result->solver_residual = sol.residual;
     result->solver_iterations = sol.iterations;
-    result->solver = to_string(solver);
+    // The solver that ran, or "per_island" when contact materials chose different ones.
+    result->solver = sol.solver ? to_string(*sol.solver) : "per_island";
   }
   integrate_q(model, s.q, sol.v, h);
   s.v = sol.v;

@@ -25,8 +25,9 @@ double spook_target(const SpookParameters& params, double h, double gap, double 
 }
 
 double velocity_compliance(double creep, double h) {
-  require(creep >= 0.0 && std::isfinite(creep), "velocity_compliance", "creep must be finite and >= 0");
-  require(h > 0.0 && std::isfinite(h), "velocity_compliance", "time step must be finite and > 0");
+  if (!(creep >= 0.0 && std::isfinite(creep)))
+    require(false, "velocity_compliance", "creep must be finite and >= 0");
+  if (!(h > 0.0 && std::isfinite(h))) require(false, "velocity_compliance", "time step must be finite and > 0");
   return creep / h;
 }
 

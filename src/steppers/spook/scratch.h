@@ -29,6 +29,12 @@ struct SolverScratch {
   std::vector<char> sticking;      // per entry of `contacts`
   std::vector<IslandScratch> parts, polish;
   VecX friction_only, v_friction, v_fixed, w, lambda_prev;
+  // Per-island solvers (when some contact asks for its own): the solver of each island,
+  // the one running now, and the rows of its islands (for PGS).
+  bool per_island = false;
+  std::vector<SolverType> island_solver;
+  SolverType running = SolverType::Split;
+  std::vector<int> running_rows;
 };
 
 // solve() (problem.h) into `solution`, with storage from `scratch`.

@@ -13,6 +13,7 @@
 // change (the common case after the first iteration) (a) costs one LU back-substitution.
 
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -29,6 +30,11 @@ constexpr int kFallbackSweeps = 200;
 // Islands are pivoted densely (O(rows²) memory, O(rows³) time): larger ones go to PGS
 // and are reported in direct_failures instead of exhausting memory.
 constexpr int kMaxDirectRows = 2000;
+
+// Whether island k belongs to the solver running now (all do unless solvers are per island).
+bool selected(const SolverScratch& s, int k) { return !s.per_island || s.island_solver[k] == s.running; }
+// Rows for PGS: those of the running solver's islands, or all.
+const std::vector<int>* pgs_rows(const SolverScratch& s) { return s.per_island ? &s.running_rows : nullptr; }
 
 // The rows of island k.
 const int* island_begin(const Operators& ops, int k) { return ops.island_rows.data() + ops.island_begin[k]; }
@@ -107,8 +113,10 @@ void island_mlcp(const Problem& p, SolverScratch& s, IslandScratch& part, bool c
 
 void direct(const Problem& p, SolverScratch& s, bool cone_as_scaled_box, VecX& lambda, Solution& sol) {
   const bool has_warm = p.lambda_warm.size() == p.nrows();
+  const int failures_before = sol.direct_failures;
   const Operators& ops = s.ops;
   for (int k = 0; k < ops.nislands(); ++k) {
+    if (!selected(s, k)) continue;
     const int m = island_size(ops, k);
     if (m > kMaxDirectRows) {
       ++sol.direct_failures;
@@ -126,9 +134,9 @@ void direct(const Problem& p, SolverScratch& s, bool cone_as_scaled_box, VecX& l
       ++sol.direct_failures;
     }
   }
-  if (sol.direct_failures > 0) {
+  if (sol.direct_failures > failures_before) {
     velocity_of(p, ops, lambda, sol.v);
-    pgs_sweeps(p, ops, SweepRows::All, kFallbackSweeps, lambda, sol.v);
+    pgs_sweeps(p, ops, SweepRows::All, kFallbackSweeps, lambda, sol.v, pgs_rows(s));
   }
 }
 
@@ -258,7 +266,8 @@ void polish_island(const Problem& p, SolverScratch& s, int k, const VecX& v, Vec
 void polish_sticking(const Problem& p, SolverScratch& s, const VecX& v, VecX& lambda, Solution& sol) {
   if (p.contacts.empty()) return;
   s.v_fixed = p.v_free;
-  for (int k = 0; k < s.ops.nislands(); ++k) polish_island(p, s, k, v, lambda, sol);
+  for (int k = 0; k < s.ops.nislands(); ++k)
+    if (selected(s, k)) polish_island(p, s, k, v, lambda, sol);
 }
 
 // An outer iteration that moved no row's velocity by more than kSplitTolerance (D_i |Δλ_i|)
@@ -281,8 +290,10 @@ void split(const Problem& p, SolverScratch& s, int outer, VecX& lambda, Solution
   const bool has_warm = p.lambda_warm.size() == p.nrows();
   const Operators& ops = s.ops;
   sol.iterations = outer;
+  const int failures_before = sol.direct_failures;
   size_t nparts = 0;
   for (int k = 0; k < ops.nislands(); ++k) {
+    if (!selected(s, k)) continue;
     IslandScratch& part = spook::part(s.parts, nparts);
     part.rows.clear();
     for (const int* r = island_begin(ops, k); r != island_begin(ops, k) + island_size(ops, k); ++r)
@@ -297,9 +308,9 @@ void split(const Problem& p, SolverScratch& s, int outer, VecX& lambda, Solution
     ++nparts;
   }
   VecX& v = sol.v;
-  if (sol.direct_failures > 0) {  // too large to pivot: the whole problem goes to PGS
+  if (sol.direct_failures > failures_before) {  // too large to pivot: the whole problem goes to PGS
     velocity_of(p, ops, lambda, v);
-    pgs_sweeps(p, ops, SweepRows::All, std::max(outer, kFallbackSweeps), lambda, v);
+    pgs_sweeps(p, ops, SweepRows::All, std::max(outer, kFallbackSweeps), lambda, v, pgs_rows(s));
     return;
   }
   s.friction_only.resize(p.nrows());
@@ -319,7 +330,7 @@ void split(const Problem& p, SolverScratch& s, int outer, VecX& lambda, Solution
       }
     }
     velocity_of(p, ops, lambda, v);
-    pgs_sweeps(p, ops, SweepRows::FrictionOnly, 1, lambda, v);
+    pgs_sweeps(p, ops, SweepRows::FrictionOnly, 1, lambda, v, pgs_rows(s));
     if (converged(ops, s.lambda_prev, lambda)) {
       ++k;
       break;
@@ -331,28 +342,15 @@ void split(const Problem& p, SolverScratch& s, int outer, VecX& lambda, Solution
   // friction inside its final cone (a sweep projects against the current normals) and
   // leaves the exact sticking contacts where they are (their fixed point).
   velocity_of(p, ops, lambda, v);
-  pgs_sweeps(p, ops, SweepRows::FrictionOnly, 1, lambda, v);
+  pgs_sweeps(p, ops, SweepRows::FrictionOnly, 1, lambda, v, pgs_rows(s));
 }
 
-}  // namespace
-
-void solve(const Problem& p, SolverType solver, int iterations, SolverScratch& s, Solution& sol) {
-  validate(p, s.validate_rows);
-  if (iterations < 1) require(false, "spook::solve", "iterations must be at least 1");
-  make_operators(p, s.ops, solver != SolverType::Iterative);  // PGS needs no islands
+void run(const Problem& p, SolverScratch& s, SolverType solver, int iterations, VecX& lambda, Solution& sol) {
   const Operators& ops = s.ops;
-  s.local.assign(p.nrows(), -1);
-  s.contact_local.assign(p.contacts.size(), -1);
-  s.contact_seen.assign(p.contacts.size(), 0);
-  sol.residual = 0.0;
-  sol.iterations = sol.pivots = sol.direct_failures = 0;
-  VecX& lambda = sol.lambda;
-  if (p.lambda_warm.size() == p.nrows()) lambda = p.lambda_warm;
-  else lambda.setZero(p.nrows());
   switch (solver) {
     case SolverType::Iterative:
       velocity_of(p, ops, lambda, sol.v);
-      pgs_sweeps(p, ops, SweepRows::All, iterations, lambda, sol.v);
+      pgs_sweeps(p, ops, SweepRows::All, iterations, lambda, sol.v, pgs_rows(s));
       sol.iterations = iterations;
       break;
     case SolverType::Direct:
@@ -362,12 +360,90 @@ void solve(const Problem& p, SolverType solver, int iterations, SolverScratch& s
     case SolverType::DirectIterative:
       direct(p, s, true, lambda, sol);
       velocity_of(p, ops, lambda, sol.v);
-      pgs_sweeps(p, ops, SweepRows::All, iterations, lambda, sol.v);
+      pgs_sweeps(p, ops, SweepRows::All, iterations, lambda, sol.v, pgs_rows(s));
       sol.iterations = iterations;
       break;
     case SolverType::Split:
       split(p, s, iterations, lambda, sol);
       break;
+  }
+}
+
+int strength(SolverType t) {
+  switch (t) {
+    case SolverType::Direct: return 3;
+    case SolverType::Split: return 2;
+    case SolverType::DirectIterative: return 1;
+    case SolverType::Iterative: return 0;
+  }
+  return 0;
+}
+
+// The solver of the whole problem when every contact asks for the same one (or none asks:
+// `fallback`), as before per-island solvers existed; none when they differ.
+std::optional<SolverType> common_solver(const Problem& p, SolverType fallback) {
+  std::optional<SolverType> chosen;
+  for (const ContactRows& c : p.contacts) {
+    const SolverType t = c.solver.value_or(fallback);
+    if (chosen && *chosen != t) return std::nullopt;
+    chosen = t;
+  }
+  return chosen.value_or(fallback);
+}
+
+void choose_island_solvers(const Problem& p, SolverScratch& s, SolverType fallback) {
+  const Operators& ops = s.ops;
+  s.island_solver.assign(ops.nislands(), fallback);
+  for (int k = 0; k < ops.nislands(); ++k) {
+    int best = -1;
+    bool cone = false;
+    for (const int* r = island_begin(ops, k); r != island_begin(ops, k) + island_size(ops, k); ++r) {
+      const int c = ops.contact_of_row[*r];
+      if (c < 0 || p.contacts[c].normal != *r) continue;
+      const SolverType t = p.contacts[c].solver.value_or(fallback);
+      cone = cone || p.contacts[c].treatment == FrictionTreatment::Cone;
+      if (strength(t) > best) best = strength(t), s.island_solver[k] = t;
+    }
+    if (cone && s.island_solver[k] == SolverType::Direct) s.island_solver[k] = SolverType::Split;
+  }
+}
+
+}  // namespace
+
+void solve(const Problem& p, SolverType solver, int iterations, SolverScratch& s, Solution& sol) {
+  validate(p, s.validate_rows);
+  if (iterations < 1) require(false, "spook::solve", "iterations must be at least 1");
+  const std::optional<SolverType> common = common_solver(p, solver);
+  make_operators(p, s.ops, common != SolverType::Iterative);  // PGS needs no islands
+  const Operators& ops = s.ops;
+  s.local.assign(p.nrows(), -1);
+  s.contact_local.assign(p.contacts.size(), -1);
+  s.contact_seen.assign(p.contacts.size(), 0);
+  sol.residual = 0.0;
+  sol.iterations = sol.pivots = sol.direct_failures = 0;
+  VecX& lambda = sol.lambda;
+  if (p.lambda_warm.size() == p.nrows()) lambda = p.lambda_warm;
+  else lambda.setZero(p.nrows());
+  s.per_island = !common.has_value();
+  if (!s.per_island) {
+    sol.solver = *common;
+    run(p, s, *common, iterations, lambda, sol);
+  } else {
+    sol.solver.reset();
+    choose_island_solvers(p, s, solver);
+    sol.iterations = iterations;
+    for (SolverType t : {SolverType::Direct, SolverType::Split, SolverType::DirectIterative, SolverType::Iterative}) {
+      s.running = t;
+      s.running_rows.clear();
+      for (int k = 0; k < ops.nislands(); ++k)
+        if (s.island_solver[k] == t)
+          s.running_rows.insert(s.running_rows.end(), island_begin(ops, k), island_begin(ops, k) + island_size(ops, k));
+      if (s.running_rows.empty()) continue;
+      std::sort(s.running_rows.begin(), s.running_rows.end());  // PGS visits rows in order
+      const int iterations_before = sol.iterations;
+      run(p, s, t, iterations, lambda, sol);
+      sol.iterations = std::max(iterations_before, sol.iterations);
+    }
   }
   velocity_of(p, ops, lambda, sol.v);
   sol.residual = complementarity_residual(p, ops, lambda, sol.v, s.w);
