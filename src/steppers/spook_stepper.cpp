@@ -381,6 +381,31 @@ void add_servo_rows(const Model& model, const State& s, Workspace& ws, RowBuilde
   }
 }
 
+// J from its triplets, which the builders append row by row (rows ascending): each row's
+// entries are sorted by column (stably) and duplicates summed in the order they were
+// added, as setFromTriplets would, but written straight into J's kept storage.
+void fill_rows(std::vector<Eigen::Triplet<double>>& triplets, int rows, int cols,
+               Eigen::SparseMatrix<double, Eigen::RowMajor>& J) {
+  J.resize(rows, cols);
+  size_t t = 0;
+  for (int r = 0; r < rows; ++r) {
+    J.startVec(r);
+    const size_t begin = t;
+    while (t < triplets.size() && triplets[t].row() == r) ++t;
+    for (size_t k = begin + 1; k < t; ++k)  // insertion sort: stable, in place, rows are short
+      for (size_t j = k; j > begin && triplets[j - 1].col() > triplets[j].col(); --j)
+        std::swap(triplets[j - 1], triplets[j]);
+    for (size_t k = begin; k < t;) {
+      const int col = triplets[k].col();
+      double value = triplets[k++].value();
+      while (k < t && triplets[k].col() == col) value += triplets[k++].value();
+      J.insertBack(r, col) = value;
+    }
+  }
+  if (t != triplets.size()) throw std::logic_error("spook assembly: Jacobian entries out of row order");
+  J.finalize();
+}
+
 void assemble(const Model& model, State& s, Workspace& ws) {
   SpookScratch& sc = ws.spook;
   spook::Problem& P = sc.problem;
@@ -400,8 +425,7 @@ void assemble(const Model& model, State& s, Workspace& ws) {
   add_servo_rows(model, s, ws, rows);
 
   const int n = rows.size();
-  P.J.resize(n, model.nv);
-  P.J.setFromTriplets(sc.triplets.begin(), sc.triplets.end());
+  fill_rows(sc.triplets, n, model.nv, P.J);
   auto to_vec = [](const std::vector<double>& x) { return Eigen::Map<const VecX>(x.data(), static_cast<Eigen::Index>(x.size())); };
   P.target = to_vec(rows.target);
   P.compliance = to_vec(rows.compliance);
