@@ -141,15 +141,18 @@ void free_motion(const Model& model, const State& s, Workspace& ws) {
     const int n = ve - f0;
     if (n > 0) {
       // The tree's block of M (M is block diagonal over trees: no nv × nv matrix).
-      mass_matrix_block(model, ws.kin, vb, ve - vb, ws.M);
+      // (Per-tree storage and views of nv-sized buffers: trees differ in size, and one
+      // matrix resized for each would reallocate every step.)
+      if (ntrees == static_cast<int>(ws.spook.tree_M.size())) ws.spook.tree_M.emplace_back();
+      MatX& M = ws.spook.tree_M[ntrees];
+      mass_matrix_block(model, ws.kin, vb, ve - vb, M);
       // Prescribed accelerations act on the dynamic dofs through M_fp.
-      VecX& a_p = ws.qacc_prescribed;
+      if (ws.rhs_f.size() < nv) ws.rhs_f.resize(nv), ws.qacc_prescribed.resize(nv);
+      Eigen::Map<VecX> a_p(ws.qacc_prescribed.data(), f0 - vb), rhs_f(ws.rhs_f.data(), n);
       a_p = (P.v_free.segment(vb, f0 - vb) - s.v.segment(vb, f0 - vb)) / h;
-      VecX& rhs_f = ws.rhs_f;
       rhs_f = rhs.segment(f0, n);
-      if (f0 > vb) rhs_f.noalias() -= ws.M.block(f0 - vb, 0, n, f0 - vb) * a_p;
-      MatX& Mh = ws.M_ff;
-      Mh = ws.M.block(f0 - vb, f0 - vb, n, n);
+      if (f0 > vb) rhs_f.noalias() -= M.block(f0 - vb, 0, n, f0 - vb) * a_p;
+      auto Mh = M.block(f0 - vb, f0 - vb, n, n);
       Mh.diagonal() += h * damping.segment(f0, n);
       if (ntrees == static_cast<int>(P.trees.size())) P.trees.emplace_back();
       spook::Tree& tree = P.trees[ntrees++];

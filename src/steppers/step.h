@@ -43,6 +43,7 @@ struct SpookScratch {
   std::vector<std::pair<int, double>> box_fixed;  // box-friction contact, previous normal impulse (−1: new)
   std::vector<ContactMemory> memory;  // next State::contacts (swapped in)
   VecX damping;                      // joint damping per dof
+  std::vector<MatX> tree_M;          // mass-matrix block of each tree
   spook::SolverScratch solver;
   spook::Solution solution;
 };
