@@ -29,8 +29,11 @@ constexpr double kLimitRelaxSteps = 2.0;
 constexpr double kRestitutionSpeed = 1e-2;
 
 struct RowBuilder {
-  std::vector<double> target, compliance, lo, hi;
-  std::vector<RowKind> kind;
+  std::vector<double>& target;
+  std::vector<double>& compliance;
+  std::vector<double>& lo;
+  std::vector<double>& hi;
+  std::vector<RowKind>& kind;
   std::vector<Eigen::Triplet<double>>& triplets;
 
   int add(RowKind k, double tgt, double comp, double l, double u) {
@@ -96,7 +99,8 @@ void free_motion(const Model& model, const State& s, Workspace& ws) {
   forward_kinematics(model, s.q, ws.kin);
   bias_forces(model, ws.kin, s.v, ws.bias);
   passive_forces(model, s.q, s.v, ws.tau);
-  VecX damping = VecX::Zero(nv);
+  VecX& damping = ws.spook.damping;
+  damping.setZero(nv);
   for (const Joint& j : model.joints)
     for (int d = j.vadr; d < j.vadr + j.nv; ++d) {
       damping[d] = j.damping;
@@ -110,11 +114,12 @@ void free_motion(const Model& model, const State& s, Workspace& ws) {
     ws.actuator_effort[static_cast<Eigen::Index>(i)] = e;
     ws.tau[model.joints[a.joint].vadr + a.dof] += e;
   }
-  const VecX rhs = ws.tau - ws.bias;
+  VecX& rhs = ws.rhs;
+  rhs = ws.tau - ws.bias;
 
   P.nv = nv;
   P.v_free = s.v;
-  P.trees.clear();
+  int ntrees = 0;  // P.trees keeps its elements (and their factor storage)
   // Trees hanging from the world own contiguous dof ranges (depth-first body order).
   for (int root = 1; root < model.nbody();) {
     int end = root + 1;
@@ -126,8 +131,9 @@ void free_motion(const Model& model, const State& s, Workspace& ws) {
     for (int b = root; b < end; ++b) {
       const Joint& j = model.joints[model.bodies[b].joint];
       if (model.bodies[b].kinematic) {
-        require(f0 == j.vadr, "body '" + model.bodies[b].name + "'",
-                "a kinematic body must hang from the world or from other kinematic bodies");
+        if (f0 != j.vadr)
+          require(false, "body '" + model.bodies[b].name + "'",
+                  "a kinematic body must hang from the world or from other kinematic bodies");
         for (int k = 0; k < j.nv; ++k) P.v_free[j.vadr + k] = model.bodies[b].prescribed_v[k](s.t + h);
         f0 = j.vadr + j.nv;
       }
@@ -135,24 +141,33 @@ void free_motion(const Model& model, const State& s, Workspace& ws) {
     const int n = ve - f0;
     if (n > 0) {
       // The tree's block of M (M is block diagonal over trees: no nv × nv matrix).
-      mass_matrix_block(model, ws.kin, vb, ve - vb, ws.M);
+      // (Per-tree storage and views of nv-sized buffers: trees differ in size, and one
+      // matrix resized for each would reallocate every step.)
+      if (ntrees == static_cast<int>(ws.spook.tree_M.size())) ws.spook.tree_M.emplace_back();
+      MatX& M = ws.spook.tree_M[ntrees];
+      mass_matrix_block(model, ws.kin, vb, ve - vb, M);
       // Prescribed accelerations act on the dynamic dofs through M_fp.
-      const VecX a_p = (P.v_free.segment(vb, f0 - vb) - s.v.segment(vb, f0 - vb)) / h;
-      const VecX rhs_f = rhs.segment(f0, n) - ws.M.block(f0 - vb, 0, n, f0 - vb) * a_p;
-      MatX Mh = ws.M.block(f0 - vb, f0 - vb, n, n);
+      if (ws.rhs_f.size() < nv) ws.rhs_f.resize(nv), ws.qacc_prescribed.resize(nv);
+      Eigen::Map<VecX> a_p(ws.qacc_prescribed.data(), f0 - vb), rhs_f(ws.rhs_f.data(), n);
+      a_p = (P.v_free.segment(vb, f0 - vb) - s.v.segment(vb, f0 - vb)) / h;
+      rhs_f = rhs.segment(f0, n);
+      if (f0 > vb) rhs_f.noalias() -= M.block(f0 - vb, 0, n, f0 - vb) * a_p;
+      auto Mh = M.block(f0 - vb, f0 - vb, n, n);
       Mh.diagonal() += h * damping.segment(f0, n);
-      spook::Tree tree;
+      if (ntrees == static_cast<int>(P.trees.size())) P.trees.emplace_back();
+      spook::Tree& tree = P.trees[ntrees++];
       tree.v_begin = f0;
       tree.nv = n;
       tree.M_llt.compute(Mh);
       if (tree.M_llt.info() != Eigen::Success)
         throw std::runtime_error("spook: the mass matrix of the tree of body '" + model.bodies[root].name +
                                  "' is not positive definite");
-      P.v_free.segment(f0, n) = s.v.segment(f0, n) + h * tree.M_llt.solve(rhs_f);
-      P.trees.push_back(std::move(tree));
+      tree.M_llt.solveInPlace(rhs_f);
+      P.v_free.segment(f0, n) = s.v.segment(f0, n) + h * rhs_f;
     }
     root = end;
   }
+  P.trees.resize(static_cast<size_t>(ntrees));
 }
 
 // ---- 3. assembly ------------------------------------------------------------------------
@@ -269,8 +284,13 @@ void add_contact_rows(const Model& model, State& s, Workspace& ws, RowBuilder& r
           friction_directions(cm, p.normal, sc.X_WG[cs.geom_a], memory, slip, s, sc.directions);
       info.ndirections = static_cast<int>(sc.directions.size()) - info.first_direction;
 
-      spook::ContactRows cr;
+      if (sc.ncontacts == static_cast<int>(P.contacts.size())) P.contacts.emplace_back();
+      spook::ContactRows& cr = P.contacts[sc.ncontacts];
+      cr.friction.clear();
+      cr.torsion = -1;
+      cr.torsion_mu = 0.0;
       cr.normal = nrow;
+      cr.solver = cm.solver;  // an island runs the strongest its contacts ask for (ContactRows)
       cr.mu = cm.friction;
       cr.treatment = treatment;
       const double comp = spook::velocity_compliance(kFrictionCreep, h);
@@ -287,9 +307,8 @@ void add_contact_rows(const Model& model, State& s, Workspace& ws, RowBuilder& r
         add_jacobian_row(ws.kin, cr.torsion, ga.body, p.position, gb.body, p.position, p.normal, s.v, rows.triplets, true);
       }
       if (treatment == FrictionTreatment::BoxFixed)
-        box_fixed.emplace_back(static_cast<int>(P.contacts.size()), memory ? memory->normal_impulse : -1.0);
-      info.contact = static_cast<int>(P.contacts.size());
-      P.contacts.push_back(std::move(cr));
+        box_fixed.emplace_back(sc.ncontacts, memory ? memory->normal_impulse : -1.0);
+      info.contact = sc.ncontacts++;
       sc.contact_rows.push_back(info);
     }
   }
@@ -365,36 +384,51 @@ void add_servo_rows(const Model& model, const State& s, Workspace& ws, RowBuilde
   }
 }
 
-SolverType effective_solver(const Model& model, const SpookScratch& sc) {
-  // Per-material overrides apply when every contact of the step agrees on one; otherwise
-  // the scene's solver runs (one solve per step; per-row solver choice is future work).
-  std::optional<SolverType> chosen;
-  for (const ContactSet& cs : sc.contact_sets) {
-    const auto& cm = model.contact_material(model.geoms[cs.geom_a].material, model.geoms[cs.geom_b].material);
-    const SolverType s = cm.solver.value_or(model.options.solver);
-    if (chosen && *chosen != s) return model.options.solver;
-    chosen = s;
+// J from its triplets, which the builders append row by row (rows ascending): each row's
+// entries are sorted by column (stably) and duplicates summed in the order they were
+// added, as setFromTriplets would, but written straight into J's kept storage.
+void fill_rows(std::vector<Eigen::Triplet<double>>& triplets, int rows, int cols,
+               Eigen::SparseMatrix<double, Eigen::RowMajor>& J) {
+  J.resize(rows, cols);
+  size_t t = 0;
+  for (int r = 0; r < rows; ++r) {
+    J.startVec(r);
+    const size_t begin = t;
+    while (t < triplets.size() && triplets[t].row() == r) ++t;
+    for (size_t k = begin + 1; k < t; ++k)  // insertion sort: stable, in place, rows are short
+      for (size_t j = k; j > begin && triplets[j - 1].col() > triplets[j].col(); --j)
+        std::swap(triplets[j - 1], triplets[j]);
+    for (size_t k = begin; k < t;) {
+      const int col = triplets[k].col();
+      double value = triplets[k++].value();
+      while (k < t && triplets[k].col() == col) value += triplets[k++].value();
+      J.insertBack(r, col) = value;
+    }
   }
-  return chosen.value_or(model.options.solver);
+  if (t != triplets.size()) throw std::logic_error("spook assembly: Jacobian entries out of row order");
+  J.finalize();
 }
 
 void assemble(const Model& model, State& s, Workspace& ws) {
   SpookScratch& sc = ws.spook;
   spook::Problem& P = sc.problem;
-  P.contacts.clear();
+  sc.ncontacts = 0;  // P.contacts keeps its elements (and their row lists' storage)
   sc.contact_rows.clear();
   sc.directions.clear();
   sc.triplets.clear();
-  RowBuilder rows{{}, {}, {}, {}, {}, sc.triplets};
-  std::vector<std::pair<int, double>> box_fixed;  // contact, previous normal impulse (−1: new)
+  for (auto* v : {&sc.row_target, &sc.row_compliance, &sc.row_lo, &sc.row_hi}) v->clear();
+  sc.row_kind.clear();
+  RowBuilder rows{sc.row_target, sc.row_compliance, sc.row_lo, sc.row_hi, sc.row_kind, sc.triplets};
+  std::vector<std::pair<int, double>>& box_fixed = sc.box_fixed;
+  box_fixed.clear();
   add_contact_rows(model, s, ws, rows, box_fixed);
+  P.contacts.resize(static_cast<size_t>(sc.ncontacts));
   add_limit_rows(model, s, rows);
   add_equality_rows(model, s, ws.kin, rows);
   add_servo_rows(model, s, ws, rows);
 
   const int n = rows.size();
-  P.J.resize(n, model.nv);
-  P.J.setFromTriplets(sc.triplets.begin(), sc.triplets.end());
+  fill_rows(sc.triplets, n, model.nv, P.J);
   auto to_vec = [](const std::vector<double>& x) { return Eigen::Map<const VecX>(x.data(), static_cast<Eigen::Index>(x.size())); };
   P.target = to_vec(rows.target);
   P.compliance = to_vec(rows.compliance);
@@ -413,7 +447,7 @@ void assemble(const Model& model, State& s, Workspace& ws) {
   }
 
   // Warm start from the remembered impulses of persistent contacts.
-  P.lambda_warm = VecX::Zero(n);
+  P.lambda_warm.setZero(n);
   const double h = model.options.dt;
   for (const ContactRowsInfo& info : sc.contact_rows) {
     const ContactMemory* m = info.memory;
@@ -431,8 +465,8 @@ void assemble(const Model& model, State& s, Workspace& ws) {
 void collect_results(const Model& model, State& s, Workspace& ws, const spook::Solution& sol, StepResult* result) {
   const double h = model.options.dt;
   SpookScratch& sc = ws.spook;
-  std::vector<ContactMemory> memory;
-  memory.reserve(sc.contact_rows.size());
+  std::vector<ContactMemory>& memory = sc.memory;  // becomes State::contacts (storage swapped)
+  memory.clear();
   if (result) result->contacts.clear();
   for (const ContactRowsInfo& info : sc.contact_rows) {
     const ContactSet& cs = sc.contact_sets[info.set];
@@ -460,7 +494,7 @@ void collect_results(const Model& model, State& s, Workspace& ws, const spook::S
     result->contacts.push_back(r);
   }
   std::sort(memory.begin(), memory.end());
-  s.contacts = std::move(memory);
+  std::swap(s.contacts, memory);
   for (size_t i = 0; i < model.actuators.size(); ++i)
     if (ws.spook.actuator_row[i] >= 0) ws.actuator_effort[static_cast<Eigen::Index>(i)] = sol.lambda[ws.spook.actuator_row[i]] / h;
 }
@@ -515,15 +549,16 @@ void step_spook(const Model& model, State& s, Workspace& ws, StepResult* result)
   collide(model, sc.X_WG, copt, sc.broadphase, sc.contact_sets);
 
   assemble(model, s, ws);
-  const SolverType solver = effective_solver(model, sc);
-  const spook::Solution sol = spook::solve(sc.problem, solver, model.options.iterations);
+  spook::solve(sc.problem, model.options.solver, model.options.iterations, sc.solver, sc.solution);
+  const spook::Solution& sol = sc.solution;
 
   collect_results(model, s, ws, sol, result);
   if (result) {
     contact_metrics(model, ws, sol.v, *result);
     result->solver_residual = sol.residual;
     result->solver_iterations = sol.iterations;
-    result->solver = to_string(solver);
+    // The solver that ran, or "per_island" when contact materials chose different ones.
+    result->solver = sol.solver ? to_string(*sol.solver) : "per_island";
   }
   integrate_q(model, s.q, sol.v, h);
   s.v = sol.v;

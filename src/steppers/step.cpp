@@ -13,12 +13,13 @@ namespace graspsim {
 namespace {
 
 void check_state_input(const Model& model, const State& s) {
-  require(s.q.size() == model.nq && s.v.size() == model.nv, "state",
-          "has " + std::to_string(s.q.size()) + " positions and " + std::to_string(s.v.size()) +
-              " velocities, the model needs " + std::to_string(model.nq) + " and " + std::to_string(model.nv));
-  require(std::isfinite(s.t), "state", "time is not finite");
-  require(s.q.allFinite(), "state", "q is not finite");
-  require(s.v.allFinite(), "state", "v is not finite");
+  if (s.q.size() != model.nq || s.v.size() != model.nv)  // (message built only on failure)
+    require(false, "state",
+            "has " + std::to_string(s.q.size()) + " positions and " + std::to_string(s.v.size()) +
+                " velocities, the model needs " + std::to_string(model.nq) + " and " + std::to_string(model.nv));
+  if (!std::isfinite(s.t)) require(false, "state", "time is not finite");
+  if (!s.q.allFinite()) require(false, "state", "q is not finite");
+  if (!s.v.allFinite()) require(false, "state", "v is not finite");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // The step: (Model, State) -> State, chosen by Model::options.stepper with one switch.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/SparseCore>
@@ -11,6 +12,7 @@
 #include "model/model.h"
 #include "model/state.h"
 #include "steppers/spook/problem.h"
+#include "steppers/spook/scratch.h"
 
 namespace graspsim {
 
@@ -34,6 +36,16 @@ struct SpookScratch {
   std::vector<Eigen::Triplet<double>> triplets;
   std::vector<int> actuator_row;     // row of each servo actuator, −1 for force actuators
   spook::Problem problem;
+  int ncontacts = 0;                 // contacts in problem (assembly counter)
+  // Assembly storage, kept for its capacity (a steady step allocates nothing here).
+  std::vector<double> row_target, row_compliance, row_lo, row_hi;
+  std::vector<spook::RowKind> row_kind;
+  std::vector<std::pair<int, double>> box_fixed;  // box-friction contact, previous normal impulse (−1: new)
+  std::vector<ContactMemory> memory;  // next State::contacts (swapped in)
+  VecX damping;                      // joint damping per dof
+  std::vector<MatX> tree_M;          // mass-matrix block of each tree
+  spook::SolverScratch solver;
+  spook::Solution solution;
 };
 
 // Scratch memory reused from step to step; owns nothing a user needs between steps.

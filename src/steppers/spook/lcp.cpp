@@ -217,36 +217,39 @@ LcpResult solve_lcp_lemke(const MatX& M_in, const VecX& q_in, int max_pivots) {
   return res;
 }
 
-void LcpActiveSet::set(const MatX& M, std::vector<int> basic) {
-  basic_ = std::move(basic);
+void LcpActiveSet::set(const MatX& M, const std::vector<int>& basic) {
+  basic_.assign(basic.begin(), basic.end());
   const int m = static_cast<int>(basic_.size());
-  MatX Mss(m, m);
-  for (int a = 0; a < m; ++a)
-    for (int b = 0; b < m; ++b) Mss(a, b) = M(basic_[a], basic_[b]);
-  lu_.compute(Mss);
+  Mss_.resize(m, m);
+  for (int b = 0; b < m; ++b)
+    for (int a = 0; a < m; ++a) Mss_(a, b) = M(basic_[a], basic_[b]);
+  lu_.compute(Mss_);
   valid_ = true;
 }
 
-bool LcpActiveSet::try_solve(const MatX& M, const VecX& q, VecX& z) const {
+bool LcpActiveSet::try_solve(const MatX& M, const VecX& q, VecX& z) {
   if (!valid_) return false;
   const int m = static_cast<int>(basic_.size());
-  z = VecX::Zero(q.size());
+  z.setZero(q.size());
   if (m > 0) {
-    VecX qs(m);
-    for (int a = 0; a < m; ++a) qs[a] = q[basic_[a]];
-    const VecX zs = lu_.solve(-qs);
-    if (!zs.allFinite()) return false;
-    for (int a = 0; a < m; ++a) z[basic_[a]] = zs[a];
+    qs_.resize(m);
+    for (int a = 0; a < m; ++a) qs_[a] = -q[basic_[a]];
+    zs_.resize(m);
+    zs_ = lu_.solve(qs_);
+    if (!zs_.allFinite()) return false;
+    for (int a = 0; a < m; ++a) z[basic_[a]] = zs_[a];
   }
   // Feasibility with a tolerance relative to the problem's scale (rounding only).
   const double scale = std::max(1.0, q.cwiseAbs().maxCoeff());
   const double wtol = 1e-13 * scale;
   const double ztol = 1e-12 * std::max(1.0, z.cwiseAbs().maxCoeff());
-  const VecX w = M * z + q;
+  w_.resize(q.size());
+  w_.noalias() = M * z;
+  w_ += q;
   for (int i = 0; i < q.size(); ++i)
-    if (z[i] < -ztol || w[i] < -wtol) return false;
+    if (z[i] < -ztol || w_[i] < -wtol) return false;
   for (int i : basic_)  // a singular basis block may have been "solved" inaccurately
-    if (std::abs(w[i]) > 1e3 * wtol) return false;
+    if (std::abs(w_[i]) > 1e3 * wtol) return false;
   z = z.cwiseMax(0.0);
   return true;
 }

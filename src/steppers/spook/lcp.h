@@ -38,17 +38,21 @@ double lcp_residual(const MatX& M, const VecX& q, const VecX& z);
 
 // A complementary basis kept between solves that share M (Split's outer iterations):
 // z_S = −M_SS⁻¹ q_S, z_else = 0 is the solution if z_S ≥ 0 and w ≥ 0.
+// Storage is kept across set() calls of the same size (no allocation then).
 class LcpActiveSet {
  public:
-  void set(const MatX& M, std::vector<int> basic);
+  void set(const MatX& M, const std::vector<int>& basic);
+  void reset() { valid_ = false; }
   bool empty() const { return !valid_; }
   // Fills z and returns true if the stored basis is feasible for q (within tol·scale).
-  bool try_solve(const MatX& M, const VecX& q, VecX& z) const;
+  bool try_solve(const MatX& M, const VecX& q, VecX& z);
 
  private:
   bool valid_ = false;
   std::vector<int> basic_;
   Eigen::PartialPivLU<MatX> lu_;
+  MatX Mss_;
+  VecX qs_, zs_, w_;
 };
 
 }  // namespace graspsim::spook

@@ -34,7 +34,11 @@ struct Mlcp {
 
 class MlcpSolver {
  public:
-  explicit MlcpSolver(const Mlcp& mlcp);
+  MlcpSolver() = default;
+  explicit MlcpSolver(const Mlcp& mlcp) { setup(mlcp); }
+  // Re-targets the solver at a new problem, forgetting the remembered basis. The storage
+  // of the previous problem is reused: a problem of the same shape allocates nothing.
+  void setup(const Mlcp& mlcp);
   // Solves for right-hand side b. Returns false if pivoting failed (x untouched then).
   // `pivots` accumulates Lemke pivots (0 when the remembered basis was still valid). The
   // first call may pass a guess of x (the previous step's impulses): its active set is
@@ -53,9 +57,12 @@ class MlcpSolver {
     bool absolute = false;     // AtCap: bound on |x| (findex) rather than Σx (polyhedral)
     std::vector<int> vars{};   // AtCap: the LCP variables of the bounded rows (z⁺, z⁻ or β)
   };
-  std::vector<int> basis_from(const VecX& x, const VecX& b) const;
-  VecX lcp_q(const VecX& b) const;
-  VecX recover(const VecX& b, const VecX& z) const;
+  void basis_from(const VecX& x, const VecX& b, std::vector<int>& basic);
+  void reduce_rhs(const VecX& b);  // b_red_ from b
+  void lcp_q(const VecX& b);       // q_ from b
+  void recover(const VecX& b, const VecX& z, VecX& x);
+  int add_var(int L_row, double sign, double c);
+  void add_var_info(VarKind kind, int row, double value);
 
   int m_ = 0;
   std::vector<Type> type_;
@@ -71,11 +78,20 @@ class MlcpSolver {
   std::vector<int> upper_var_;  // per B row: the box row's upper multiplier variable, or −1
   VecX hi_;                     // per B row: its upper bound (box rows)
   std::vector<int> L_row_;      // per LCP variable: position in B of its w row, or −1
-  VecX L_sign_, c_;             // its sign, and the constant term
+  std::vector<double> L_sign_, c_;  // its sign, and the constant term
   MatX E_;                      // extra couplings between LCP variables
   MatX M_;                      // the LCP matrix
-  std::vector<Var> var_;        // per LCP variable
+  std::vector<Var> var_;        // per LCP variable (the first nvar_ entries; the rest is storage)
+  int nvar_ = 0;
   LcpActiveSet active_;
+
+  // Scratch (kept for its storage).
+  struct Entry { int r, c; double v; };
+  std::vector<Entry> T_entries_, E_entries_;
+  std::vector<int> var_of_row_, basic_;
+  std::vector<char> in_poly_, in_;
+  MatX A_FF_, S_FB_, AT_;
+  VecX b_red_, bF_, yF_, p_, q_, z_, xB_, wB_;
 };
 
 }  // namespace graspsim::spook

@@ -10,17 +10,18 @@
 namespace graspsim::spook {
 namespace {
 
-std::vector<int> dof_to_tree(const Problem& problem) {
-  std::vector<int> tree_of(problem.nv, -1);
+void fill_tree_of(const Problem& problem, std::vector<int>& tree_of) {
+  tree_of.assign(problem.nv, -1);
   for (int t = 0; t < static_cast<int>(problem.trees.size()); ++t) {
     const Tree& tree = problem.trees[t];
     for (int k = 0; k < tree.nv; ++k) tree_of[tree.v_begin + k] = t;
   }
-  return tree_of;
 }
 
-void check(bool cond, const std::string& what) {
-  if (!cond) throw std::invalid_argument("spook::Problem: " + what);
+// The message is built only on failure: validate runs every step, over every row.
+template <class Message>
+void check(bool cond, Message&& what) {
+  if (!cond) throw std::invalid_argument("spook::Problem: " + std::string(what()));
 }
 
 int find_root(std::vector<int>& parent, int i) {
@@ -28,93 +29,191 @@ int find_root(std::vector<int>& parent, int i) {
   return i;
 }
 
+// Trees touched by row i of J, ascending (J's columns are sorted and trees own contiguous
+// dof ranges in tree order, so consecutive duplicates are the only ones).
+void trees_of_row(const Problem& p, const std::vector<int>& tree_of, int i, std::vector<int>& out) {
+  out.clear();
+  for (SparseRows::InnerIterator it(p.J, i); it; ++it) {
+    const int t = tree_of[it.col()];
+    if (t >= 0 && (out.empty() || out.back() != t)) out.push_back(t);
+  }
+}
+
+void find_islands(const Problem& p, Operators& ops) {
+  const int n = p.nrows();
+  std::vector<int>& parent = ops.parent;
+  parent.resize(n);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto unite = [&](int a, int b) { parent[find_root(parent, a)] = find_root(parent, b); };
+  ops.first_row_of_tree.assign(p.trees.size(), -1);
+  for (int i = 0; i < n; ++i)
+    for (SparseRows::InnerIterator it(p.J, i); it; ++it) {
+      const int t = ops.tree_of[it.col()];
+      if (t < 0) continue;
+      if (ops.first_row_of_tree[t] < 0) ops.first_row_of_tree[t] = i;
+      else unite(i, ops.first_row_of_tree[t]);
+    }
+  for (const ContactRows& c : p.contacts) {
+    for (int r : c.friction) unite(r, c.normal);
+    if (c.torsion >= 0) unite(c.torsion, c.normal);
+  }
+  // Number the islands by first row, count their rows, then place the rows (ascending).
+  ops.island_of_root.assign(n, -1);
+  ops.island_begin.assign(1, 0);
+  ops.touched.resize(n);  // island of each row
+  for (int i = 0; i < n; ++i) {
+    const int r = find_root(parent, i);
+    if (ops.island_of_root[r] < 0) {
+      ops.island_of_root[r] = static_cast<int>(ops.island_begin.size()) - 1;
+      ops.island_begin.push_back(0);
+    }
+    ops.touched[i] = ops.island_of_root[r];
+    ++ops.island_begin[ops.touched[i] + 1];
+  }
+  for (size_t k = 1; k < ops.island_begin.size(); ++k) ops.island_begin[k] += ops.island_begin[k - 1];
+  ops.island_rows.resize(n);
+  ops.tree_first.assign(ops.island_begin.begin(), ops.island_begin.end());  // fill cursors
+  for (int i = 0; i < n; ++i) ops.island_rows[ops.tree_first[ops.touched[i]]++] = i;
+}
+
 }  // namespace
 
 void validate(const Problem& p) {
+  std::vector<int> owner;
+  validate(p, owner);
+}
+
+void validate(const Problem& p, std::vector<int>& owner) {
   const int n = p.nrows();
-  check(p.nv >= 0 && p.J.cols() == p.nv, "J must have nv columns");
-  check(p.v_free.size() == p.nv, "v_free must have nv entries");
+  check(p.nv >= 0 && p.J.cols() == p.nv, [] { return "J must have nv columns"; });
+  check(p.v_free.size() == p.nv, [] { return "v_free must have nv entries"; });
   check(p.target.size() == n && p.compliance.size() == n && p.lo.size() == n && p.hi.size() == n,
-        "target, compliance, lo and hi must have one entry per row of J");
-  check(static_cast<int>(p.kind.size()) == n, "kind must have one entry per row");
-  check(p.lambda_warm.size() == 0 || p.lambda_warm.size() == n, "lambda_warm must be empty or nrows");
-  std::vector<int> covered(p.nv, 0);
+        [] { return "target, compliance, lo and hi must have one entry per row of J"; });
+  check(static_cast<int>(p.kind.size()) == n, [] { return "kind must have one entry per row"; });
+  check(p.lambda_warm.size() == 0 || p.lambda_warm.size() == n,
+        [] { return "lambda_warm must be empty or nrows"; });
+  int end = 0;  // trees are disjoint when each starts at or after the previous one's end...
+  bool sorted = true;
   for (const Tree& t : p.trees) {
-    check(t.v_begin >= 0 && t.nv >= 0 && t.v_begin + t.nv <= p.nv, "tree dof range out of bounds");
-    check(t.M_llt.rows() == t.nv, "tree M_llt size differs from its nv");
-    for (int k = 0; k < t.nv; ++k) check(++covered[t.v_begin + k] == 1, "trees overlap");
+    check(t.v_begin >= 0 && t.nv >= 0 && t.v_begin + t.nv <= p.nv, [] { return "tree dof range out of bounds"; });
+    check(t.M_llt.rows() == t.nv, [] { return "tree M_llt size differs from its nv"; });
+    sorted = sorted && t.v_begin >= end;
+    end = t.v_begin + t.nv;
+  }
+  if (!sorted) {  // ...otherwise count coverage
+    std::vector<int> covered(p.nv, 0);
+    for (const Tree& t : p.trees)
+      for (int k = 0; k < t.nv; ++k) check(++covered[t.v_begin + k] == 1, [] { return "trees overlap"; });
   }
   for (int i = 0; i < n; ++i) {
-    check(p.compliance[i] >= 0.0, "compliance of row " + std::to_string(i) + " is negative");
-    check(p.lo[i] <= p.hi[i], "lo > hi in row " + std::to_string(i));
+    check(p.compliance[i] >= 0.0, [&] { return "compliance of row " + std::to_string(i) + " is negative"; });
+    check(p.lo[i] <= p.hi[i], [&] { return "lo > hi in row " + std::to_string(i); });
   }
-  std::vector<int> owner(n, -1);
+  owner.assign(n, -1);
+  auto check_friction_row = [&](int c, int r) {
+    check(r >= 0 && r < n, [&] { return "contact " + std::to_string(c) + ": friction row out of range"; });
+    check(p.kind[r] == RowKind::Friction,
+          [&] { return "contact " + std::to_string(c) + ": friction row is not of kind Friction"; });
+    check(owner[r] < 0, [&] { return "row " + std::to_string(r) + " belongs to two contacts"; });
+    owner[r] = c;
+  };
   for (int c = 0; c < static_cast<int>(p.contacts.size()); ++c) {
     const ContactRows& cr = p.contacts[c];
-    const std::string name = "contact " + std::to_string(c);
-    check(cr.normal >= 0 && cr.normal < n, name + ": normal row out of range");
-    check(p.kind[cr.normal] == RowKind::Normal, name + ": normal row is not of kind Normal");
-    check(cr.mu >= 0.0, name + ": negative friction coefficient");
+    auto name = [c] { return "contact " + std::to_string(c); };
+    check(cr.normal >= 0 && cr.normal < n, [&] { return name() + ": normal row out of range"; });
+    check(p.kind[cr.normal] == RowKind::Normal, [&] { return name() + ": normal row is not of kind Normal"; });
+    check(cr.mu >= 0.0, [&] { return name() + ": negative friction coefficient"; });
     if (cr.treatment == FrictionTreatment::Cone)
-      check(cr.friction.size() == 2, name + ": cone friction needs exactly two rows");
-    std::vector<int> rows = cr.friction;
+      check(cr.friction.size() == 2, [&] { return name() + ": cone friction needs exactly two rows"; });
+    for (int r : cr.friction) check_friction_row(c, r);
     if (cr.torsion >= 0) {
-      rows.push_back(cr.torsion);
-      check(cr.torsion_mu >= 0.0, name + ": negative torsional friction");
-    }
-    for (int r : rows) {
-      check(r >= 0 && r < n, name + ": friction row out of range");
-      check(p.kind[r] == RowKind::Friction, name + ": friction row is not of kind Friction");
-      check(owner[r] < 0, "row " + std::to_string(r) + " belongs to two contacts");
-      owner[r] = c;
+      check(cr.torsion_mu >= 0.0, [&] { return name() + ": negative torsional friction"; });
+      check_friction_row(c, cr.torsion);
     }
   }
   for (int i = 0; i < n; ++i)
     check(p.kind[i] != RowKind::Friction || owner[i] >= 0,
-          "friction row " + std::to_string(i) + " belongs to no contact");
+          [&] { return "friction row " + std::to_string(i) + " belongs to no contact"; });
 }
 
 double friction_bound(double mu, double lambda_n) { return mu * std::max(lambda_n, 0.0); }
 
-Operators make_operators(const Problem& p) {
-  const std::vector<int> tree_of = dof_to_tree(p);
+void make_operators(const Problem& p, Operators& ops, bool with_islands) {
+  fill_tree_of(p, ops.tree_of);
   const int n = p.nrows();
-  Operators ops;
   ops.D = p.compliance;
-  std::vector<Eigen::Triplet<double>> triplets;
-  std::vector<int> touched;
-  for (int i = 0; i < n; ++i) {
-    touched.clear();
-    for (SparseRows::InnerIterator it(p.J, i); it; ++it) {
-      const int t = tree_of[it.col()];
-      if (t >= 0 && std::find(touched.begin(), touched.end(), t) == touched.end()) touched.push_back(t);
+  int max_nv = 0;
+  for (const Tree& t : p.trees) max_nv = std::max(max_nv, t.nv);
+  if (ops.x.size() < max_nv) ops.x.resize(max_nv), ops.y.resize(max_nv);
+  ops.minv_offset.assign(p.trees.size(), -1);
+  size_t size = 0;
+  for (size_t t = 0; t < p.trees.size(); ++t)
+    if (p.trees[t].nv <= kDenseInverseMaxNv) {
+      ops.minv_offset[t] = static_cast<int>(size);
+      size += static_cast<size_t>(p.trees[t].nv) * p.trees[t].nv;
     }
-    std::sort(touched.begin(), touched.end());
-    for (int t : touched) {
+  ops.minv.resize(size);
+  for (size_t t = 0; t < p.trees.size(); ++t)
+    if (ops.minv_offset[t] >= 0) {
+      Eigen::Map<MatX> Mi(ops.minv.data() + ops.minv_offset[t], p.trees[t].nv, p.trees[t].nv);
+      Mi.setIdentity();
+      p.trees[t].M_llt.solveInPlace(Mi);
+    }
+  // W is written row by row in column order (trees ascend with their dofs), into storage
+  // kept from the previous step.
+  ops.W.resize(n, p.nv);
+  for (int i = 0; i < n; ++i) {
+    ops.W.startVec(i);
+    trees_of_row(p, ops.tree_of, i, ops.touched);
+    for (int t : ops.touched) {
       const Tree& tree = p.trees[t];
-      VecX x = VecX::Zero(tree.nv);
+      Eigen::Map<VecX> x(ops.x.data(), tree.nv), y(ops.y.data(), tree.nv);
+      x.setZero();
       for (SparseRows::InnerIterator it(p.J, i); it; ++it)
-        if (tree_of[it.col()] == t) x[it.col() - tree.v_begin] = it.value();
-      const VecX y = tree.M_llt.solve(x);
+        if (ops.tree_of[it.col()] == t) x[it.col() - tree.v_begin] = it.value();
+      if (ops.minv_offset[t] >= 0) {
+        const double* Mi = ops.minv.data() + ops.minv_offset[t];
+        for (int k = 0; k < tree.nv; ++k) y[k] = 0.0;
+        for (int j = 0; j < tree.nv; ++j)
+          if (x[j] != 0.0)
+            for (int k = 0; k < tree.nv; ++k) y[k] += Mi[j * tree.nv + k] * x[j];
+      } else {
+        y = tree.M_llt.solve(x);
+      }
       ops.D[i] += x.dot(y);
       for (int k = 0; k < tree.nv; ++k)
-        if (y[k] != 0.0) triplets.emplace_back(i, tree.v_begin + k, y[k]);
+        if (y[k] != 0.0) ops.W.insertBack(i, tree.v_begin + k) = y[k];
     }
   }
-  ops.W.resize(n, p.nv);
-  ops.W.setFromTriplets(triplets.begin(), triplets.end());
+  ops.W.finalize();
   ops.contact_of_row.assign(n, -1);
   for (int c = 0; c < static_cast<int>(p.contacts.size()); ++c) {
     ops.contact_of_row[p.contacts[c].normal] = c;
     for (int r : p.contacts[c].friction) ops.contact_of_row[r] = c;
     if (p.contacts[c].torsion >= 0) ops.contact_of_row[p.contacts[c].torsion] = c;
   }
+  if (with_islands) {
+    find_islands(p, ops);
+  } else {
+    ops.island_rows.clear();
+    ops.island_begin.assign(1, 0);
+  }
+}
+
+Operators make_operators(const Problem& p) {
+  Operators ops;
+  make_operators(p, ops);
   return ops;
 }
 
-VecX velocity_of(const Problem& p, const Operators& ops, const VecX& lambda) {
-  VecX v = p.v_free;
+void velocity_of(const Problem& p, const Operators& ops, const VecX& lambda, VecX& v) {
+  v = p.v_free;
   if (lambda.size() > 0) v.noalias() += ops.W.transpose() * lambda;
+}
+
+VecX velocity_of(const Problem& p, const Operators& ops, const VecX& lambda) {
+  VecX v;
+  velocity_of(p, ops, lambda, v);
   return v;
 }
 
@@ -123,49 +222,58 @@ VecX row_residual(const Problem& p, const VecX& v, const VecX& lambda) {
 }
 
 std::vector<std::vector<int>> islands(const Problem& p) {
-  const int n = p.nrows();
-  const std::vector<int> tree_of = dof_to_tree(p);
-  std::vector<int> parent(n);
-  std::iota(parent.begin(), parent.end(), 0);
-  auto unite = [&](int a, int b) { parent[find_root(parent, a)] = find_root(parent, b); };
-  std::vector<int> first_row_of_tree(p.trees.size(), -1);
-  for (int i = 0; i < n; ++i)
-    for (SparseRows::InnerIterator it(p.J, i); it; ++it) {
-      const int t = tree_of[it.col()];
-      if (t < 0) continue;
-      if (first_row_of_tree[t] < 0) first_row_of_tree[t] = i;
-      else unite(i, first_row_of_tree[t]);
-    }
-  for (const ContactRows& c : p.contacts) {
-    for (int r : c.friction) unite(r, c.normal);
-    if (c.torsion >= 0) unite(c.torsion, c.normal);
-  }
-  std::vector<int> island_of_root(n, -1);
-  std::vector<std::vector<int>> out;
-  for (int i = 0; i < n; ++i) {
-    const int r = find_root(parent, i);
-    if (island_of_root[r] < 0) {
-      island_of_root[r] = static_cast<int>(out.size());
-      out.emplace_back();
-    }
-    out[island_of_root[r]].push_back(i);
-  }
+  Operators ops;
+  fill_tree_of(p, ops.tree_of);
+  find_islands(p, ops);
+  std::vector<std::vector<int>> out(ops.nislands());
+  for (int k = 0; k < ops.nislands(); ++k)
+    out[k].assign(ops.island_rows.begin() + ops.island_begin[k], ops.island_rows.begin() + ops.island_begin[k + 1]);
   return out;
 }
 
-MatX dense_delassus(const Problem& p, const Operators& ops, const std::vector<int>& rows) {
-  const int m = static_cast<int>(rows.size());
-  std::vector<Eigen::Triplet<double>> tj, tw;
-  for (int a = 0; a < m; ++a) {
-    for (SparseRows::InnerIterator it(p.J, rows[a]); it; ++it) tj.emplace_back(a, it.col(), it.value());
-    for (SparseRows::InnerIterator it(ops.W, rows[a]); it; ++it) tw.emplace_back(a, it.col(), it.value());
+using RowMajorMap = Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
+
+void dense_delassus(const Problem& p, Operators& ops, const int* rows, int m, MatX& A) {
+  A.setZero(m, m);
+  // Per tree, the local rows touching it (linked lists built backwards, so they ascend).
+  const int ntrees = static_cast<int>(p.trees.size());
+  ops.tree_first.assign(ntrees, -1);
+  ops.tree_rows.clear();   // node k: local row tree_rows[2k], next node tree_rows[2k + 1]
+  ops.first_row_of_tree.clear();  // trees in the order first met
+  for (int a = m - 1; a >= 0; --a) {
+    trees_of_row(p, ops.tree_of, rows[a], ops.touched);
+    for (int t : ops.touched) {
+      if (ops.tree_first[t] < 0) ops.first_row_of_tree.push_back(t);
+      ops.tree_rows.push_back(a);
+      ops.tree_rows.push_back(ops.tree_first[t]);
+      ops.tree_first[t] = static_cast<int>(ops.tree_rows.size()) / 2 - 1;
+    }
   }
-  SparseRows Js(m, p.nv), Ws(m, p.nv);
-  Js.setFromTriplets(tj.begin(), tj.end());
-  Ws.setFromTriplets(tw.begin(), tw.end());
-  MatX A = MatX(SparseRows(Js * SparseRows(Ws.transpose())));
+  for (int t : ops.first_row_of_tree) {
+    const Tree& tree = p.trees[t];
+    int k = 0;
+    for (int node = ops.tree_first[t]; node >= 0; node = ops.tree_rows[2 * node + 1]) ++k;
+    if (static_cast<int>(ops.jt.size()) < k * tree.nv) ops.jt.resize(k * tree.nv), ops.wt.resize(k * tree.nv);
+    RowMajorMap Jt(ops.jt.data(), k, tree.nv), Wt(ops.wt.data(), k, tree.nv);
+    Jt.setZero();
+    Wt.setZero();
+    int r = 0;
+    for (int node = ops.tree_first[t]; node >= 0; node = ops.tree_rows[2 * node + 1], ++r) {
+      const int i = rows[ops.tree_rows[2 * node]];
+      for (SparseRows::InnerIterator it(p.J, i); it; ++it)
+        if (ops.tree_of[it.col()] == t) Jt(r, it.col() - tree.v_begin) = it.value();
+      for (SparseRows::InnerIterator it(ops.W, i); it; ++it)
+        if (ops.tree_of[it.col()] == t) Wt(r, it.col() - tree.v_begin) = it.value();
+    }
+    int ra = 0;
+    for (int na = ops.tree_first[t]; na >= 0; na = ops.tree_rows[2 * na + 1], ++ra) {
+      const int a = ops.tree_rows[2 * na];
+      int rb = 0;
+      for (int nb = ops.tree_first[t]; nb >= 0; nb = ops.tree_rows[2 * nb + 1], ++rb)
+        A(a, ops.tree_rows[2 * nb]) += Jt.row(ra).dot(Wt.row(rb));
+    }
+  }
   for (int a = 0; a < m; ++a) A(a, a) += p.compliance[rows[a]];
-  return A;
 }
 
 // ---- residual -------------------------------------------------------------------------
@@ -228,8 +336,13 @@ double complementarity_residual(const Problem& p, const VecX& lambda) {
 }
 
 double complementarity_residual(const Problem& p, const Operators& ops, const VecX& lambda) {
-  const VecX v = velocity_of(p, ops, lambda);
-  const VecX w = row_residual(p, v, lambda);
+  VecX w;
+  return complementarity_residual(p, ops, lambda, velocity_of(p, ops, lambda), w);
+}
+
+double complementarity_residual(const Problem& p, const Operators& ops, const VecX& lambda, const VecX& v, VecX& w) {
+  w.noalias() = p.J * v;
+  w = w + p.compliance.cwiseProduct(lambda) - p.target;  // (J v + Σλ) − target, as row_residual
   double r = 0.0;
   for (int i = 0; i < p.nrows(); ++i)
     if (p.kind[i] != RowKind::Friction && ops.D[i] > 0.0)

@@ -12,30 +12,58 @@ namespace graspsim::spook {
 
 using SparseRows = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
+// Built once per solve into storage that is kept between steps (resized only when the
+// problem grows), so a steady-state step allocates nothing here.
+// Trees up to this many dofs get an explicit inverse mass block (free bodies: 6).
+constexpr int kDenseInverseMaxNv = 12;
+
 struct Operators {
   SparseRows W;               // (nrows × nv) row i = (M⁻¹ J_iᵀ)ᵀ; zero on dofs of no tree
   VecX D;                     // (nrows) A_ii = J_i W_iᵀ + compliance_i
   std::vector<int> contact_of_row;  // (nrows) contact index of a normal/friction row, or −1
+  std::vector<int> tree_of;   // (nv) tree of each dof, or −1
+  // Islands: connected components of rows (two rows are coupled when they touch a common
+  // tree or belong to the same contact). Island k's rows, ascending, are
+  // island_rows[island_begin[k] .. island_begin[k + 1]); islands ordered by first row.
+  std::vector<int> island_rows, island_begin;
+  int nislands() const { return static_cast<int>(island_begin.size()) - 1; }
+
+  // M_t⁻¹ of each small tree (dense, column-major, from minv_offset[t]; −1 for a tree
+  // larger than kDenseInverseMaxNv, which keeps its Cholesky solves): a row's W block is
+  // then one small matrix-vector product instead of two triangular solves.
+  std::vector<double> minv;
+  std::vector<int> minv_offset;
+  // Scratch of make_operators and dense_delassus.
+  std::vector<int> parent, first_row_of_tree, island_of_root, touched, tree_rows, tree_first;
+  VecX x, y;
+  std::vector<double> jt, wt;  // a tree's block of J and W over an island's rows
 };
 
+// Fills ops (W, D, contact_of_row, tree_of, and the islands when with_islands), reusing
+// its storage.
+void make_operators(const Problem& problem, Operators& ops, bool with_islands = true);
 Operators make_operators(const Problem& problem);
 
-// v⁺ = v_free + Wᵀ λ.
+// v⁺ = v_free + Wᵀ λ, into v (resized to nv).
+void velocity_of(const Problem& problem, const Operators& ops, const VecX& lambda, VecX& v);
 VecX velocity_of(const Problem& problem, const Operators& ops, const VecX& lambda);
 
 // w = J v + compliance ⊙ λ − target (per row, velocity units).
 VecX row_residual(const Problem& problem, const VecX& v, const VecX& lambda);
 
-// Connected components of rows: two rows are coupled when they touch a common tree or
-// belong to the same contact. Rows sorted ascending within an island; islands ordered by
-// their first row.
+// Islands as lists (convenience; the solvers read Operators::island_rows).
 std::vector<std::vector<int>> islands(const Problem& problem);
 
-// Dense A restricted to `rows` (rows × rows), including the compliance diagonal.
-MatX dense_delassus(const Problem& problem, const Operators& ops, const std::vector<int>& rows);
+// Dense A restricted to rows[0..m) (m × m), including the compliance diagonal, into A.
+// Per tree t: A += J_t W_tᵀ over the rows touching t (a dense product of the tree's
+// columns), so rows that share no tree cost nothing.
+void dense_delassus(const Problem& problem, Operators& ops, const int* rows, int m, MatX& A);
 
 // complementarity_residual (problem.h) with operators already built.
 double complementarity_residual(const Problem& problem, const Operators& ops, const VecX& lambda);
+// The same with v = velocity_of(λ) given and w as scratch.
+double complementarity_residual(const Problem& problem, const Operators& ops, const VecX& lambda, const VecX& v,
+                                VecX& w);
 
 // The Coulomb-bounds of a friction row given the current normal impulse λ_n.
 double friction_bound(double mu, double lambda_n);

@@ -7,10 +7,12 @@
 namespace graspsim::spook {
 
 SpookParameters spook_parameters(double stiffness, double damping_time, double h) {
-  require(stiffness > 0.0 && !std::isnan(stiffness), "spook_parameters", "stiffness must be > 0");
-  require(damping_time >= 0.0 && std::isfinite(damping_time), "spook_parameters",
-          "damping time must be finite and >= 0");
-  require(h > 0.0 && std::isfinite(h), "spook_parameters", "time step must be finite and > 0");
+  // (The messages are built only on failure: this runs for every contact row of a step.)
+  if (!(stiffness > 0.0 && !std::isnan(stiffness)))
+    require(false, "spook_parameters", "stiffness must be > 0");
+  if (!(damping_time >= 0.0 && std::isfinite(damping_time)))
+    require(false, "spook_parameters", "damping time must be finite and >= 0");
+  if (!(h > 0.0 && std::isfinite(h))) require(false, "spook_parameters", "time step must be finite and > 0");
   SpookParameters p;
   p.epsilon = std::isinf(stiffness) ? 0.0 : 1.0 / stiffness;
   p.gamma = 1.0 / (1.0 + 4.0 * damping_time / h);
@@ -23,8 +25,9 @@ double spook_target(const SpookParameters& params, double h, double gap, double 
 }
 
 double velocity_compliance(double creep, double h) {
-  require(creep >= 0.0 && std::isfinite(creep), "velocity_compliance", "creep must be finite and >= 0");
-  require(h > 0.0 && std::isfinite(h), "velocity_compliance", "time step must be finite and > 0");
+  if (!(creep >= 0.0 && std::isfinite(creep)))
+    require(false, "velocity_compliance", "creep must be finite and >= 0");
+  if (!(h > 0.0 && std::isfinite(h))) require(false, "velocity_compliance", "time step must be finite and > 0");
   return creep / h;
 }
 

@@ -50,7 +50,7 @@ class Sweeper {
         const double D = std::max(ops_.D[a], ops_.D[b]);
         if (D <= 0.0) break;
         double ya = lambda_[a] - w(a) / D, yb = lambda_[b] - w(b) / D;
-        const double norm = std::hypot(ya, yb);
+        const double norm = std::sqrt(ya * ya + yb * yb);  // (hypot is several times slower)
         if (norm > bound) {
           ya *= bound / norm;
           yb *= bound / norm;
@@ -108,17 +108,22 @@ VecX project_capped_simplex(const VecX& x, double cap) {
 }
 
 void pgs_sweeps(const Problem& p, const Operators& ops, SweepRows rows, int sweeps, VecX& lambda,
-                VecX& v) {
+                VecX& v, const std::vector<int>* subset) {
   Sweeper sweeper(p, ops, lambda, v);
   const bool all = rows == SweepRows::All;
+  auto visit = [&](int i) {
+    const int c = ops.contact_of_row[i];
+    if (c < 0) {
+      if (all) sweeper.row(i, p.lo[i], p.hi[i]);
+    } else if (p.contacts[c].normal == i) {
+      sweeper.contact(p.contacts[c], all);
+    }
+  };
   for (int s = 0; s < sweeps; ++s) {
-    for (int i = 0; i < p.nrows(); ++i) {
-      const int c = ops.contact_of_row[i];
-      if (c < 0) {
-        if (all) sweeper.row(i, p.lo[i], p.hi[i]);
-      } else if (p.contacts[c].normal == i) {
-        sweeper.contact(p.contacts[c], all);
-      }
+    if (subset) {
+      for (int i : *subset) visit(i);
+    } else {
+      for (int i = 0; i < p.nrows(); ++i) visit(i);
     }
   }
 }

@@ -11,9 +11,10 @@ namespace graspsim::spook {
 
 enum class SweepRows { All, FrictionOnly };
 
-// Runs `sweeps` sweeps; lambda and v (= v_free + Wᵀλ on entry) are updated together.
+// Runs `sweeps` sweeps; lambda and v (= v_free + Wᵀλ on entry) are updated together. With
+// `subset` (ascending rows, whole contacts), only those rows are swept.
 void pgs_sweeps(const Problem& problem, const Operators& ops, SweepRows rows, int sweeps,
-                VecX& lambda, VecX& v);
+                VecX& lambda, VecX& v, const std::vector<int>* subset = nullptr);
 
 // Euclidean projection of x onto {y ≥ 0, Σ y ≤ cap} (cap ≥ 0).
 VecX project_capped_simplex(const VecX& x, double cap);

@@ -18,6 +18,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/SparseCore>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,13 @@ struct ContactRows {
   // the treatment of the tangential rows. Kind Friction; −1 when absent.
   int torsion = -1;
   double torsion_mu = 0.0;
+  // The solver this contact asks for (its material's override), or none: the solve's.
+  // An island (rows coupled through shared trees) runs the strongest solver its contacts
+  // ask for — Direct > Split > DirectIterative > Iterative, ranked by how much of the
+  // problem each solves exactly — or the solve's when none asks; Direct on an island with
+  // cone friction (which it cannot take) runs as Split. Islands are independent problems,
+  // so each may use its own solver.
+  std::optional<SolverType> solver = std::nullopt;
 };
 
 struct Problem {
@@ -87,17 +95,22 @@ struct Solution {
   VecX lambda;                 // (nrows) impulses, N·s
   VecX v;                      // (nv) v⁺
   double residual = 0.0;       // complementarity_residual(problem, lambda), m/s
-  int iterations = 0;          // PGS sweeps, Split outer iterations, or Lemke pivots (Direct)
+  int iterations = 0;          // PGS sweeps, Split outer iterations run (it stops early at a
+                               // fixed point), or Lemke pivots (Direct)
   int pivots = 0;              // total Lemke pivots (Direct, Split, DirectIterative)
   int direct_failures = 0;     // islands whose pivoting failed (then PGS took over)
+  std::optional<SolverType> solver;  // the solver that ran, or none when it was per island
 };
 
-// Solves the problem. Direct rejects Cone friction with an InputError; Iterative, Split and
-// DirectIterative use `iterations` sweeps / outer iterations (≥ 1).
+// Solves the problem with `solver`, or per island when contacts ask for different ones
+// (ContactRows::solver). Direct rejects Cone friction with an InputError; Iterative, Split
+// and DirectIterative use `iterations` sweeps / outer iterations (≥ 1).
 Solution solve(const Problem& problem, SolverType solver, int iterations);
 
 // Checks sizes, index ranges and bounds; throws std::invalid_argument naming the field.
 void validate(const Problem& problem);
+// The same, with `scratch` reused for the row-ownership check (no allocation once sized).
+void validate(const Problem& problem, std::vector<int>& scratch);
 
 // The natural-map residual of the MLCP at λ, in velocity units (m/s), ∞-norm over rows:
 //   box rows (fixed or scaled bounds [l, u]):  D_i |λ_i − clamp(λ_i − w_i / D_i, l, u)|,

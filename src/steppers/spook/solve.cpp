@@ -13,13 +13,14 @@
 // change (the common case after the first iteration) (a) costs one LU back-substitution.
 
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
 #include "core/error.h"
-#include "steppers/spook/mlcp.h"
 #include "steppers/spook/pgs.h"
+#include "steppers/spook/scratch.h"
 
 namespace graspsim::spook {
 namespace {
@@ -30,90 +31,112 @@ constexpr int kFallbackSweeps = 200;
 // and are reported in direct_failures instead of exhausting memory.
 constexpr int kMaxDirectRows = 2000;
 
-VecX gather(const VecX& x, const std::vector<int>& rows) {
-  VecX out(rows.size());
-  for (size_t a = 0; a < rows.size(); ++a) out[a] = x[rows[a]];
-  return out;
+// Whether island k belongs to the solver running now (all do unless solvers are per island).
+bool selected(const SolverScratch& s, int k) { return !s.per_island || s.island_solver[k] == s.running; }
+// Rows for PGS: those of the running solver's islands, or all.
+const std::vector<int>* pgs_rows(const SolverScratch& s) { return s.per_island ? &s.running_rows : nullptr; }
+
+// The rows of island k.
+const int* island_begin(const Operators& ops, int k) { return ops.island_rows.data() + ops.island_begin[k]; }
+int island_size(const Operators& ops, int k) { return ops.island_begin[k + 1] - ops.island_begin[k]; }
+
+IslandScratch& part(std::vector<IslandScratch>& parts, size_t k) {
+  if (parts.size() <= k) parts.resize(k + 1);  // grows only: later steps reuse the storage
+  return parts[k];
 }
 
-VecX island_rhs(const Problem& p, const std::vector<int>& rows, const VecX& v_other) {
-  VecX b(rows.size());
+void gather(const VecX& x, const std::vector<int>& rows, VecX& out) {
+  out.resize(static_cast<Eigen::Index>(rows.size()));
+  for (size_t a = 0; a < rows.size(); ++a) out[a] = x[rows[a]];
+}
+
+void island_rhs(const Problem& p, const std::vector<int>& rows, const VecX& v_other, VecX& b) {
+  b.resize(static_cast<Eigen::Index>(rows.size()));
   for (size_t a = 0; a < rows.size(); ++a) {
     double jv = 0.0;
     for (SparseRows::InnerIterator it(p.J, rows[a]); it; ++it) jv += it.value() * v_other[it.col()];
     b[a] = p.target[rows[a]] - jv;
   }
-  return b;
 }
 
-// The MLCP of `rows` (one island or its non-friction part). Cone contacts are given scaled
-// box bounds when cone_as_scaled_box, otherwise they are rejected (pure Direct).
-Mlcp island_mlcp(const Problem& p, const Operators& ops, const std::vector<int>& rows,
-                 bool cone_as_scaled_box) {
+// The MLCP of part.rows (one island or its non-friction part) into part.mlcp. Cone
+// contacts are given scaled box bounds when cone_as_scaled_box, otherwise they are
+// rejected (pure Direct).
+void island_mlcp(const Problem& p, SolverScratch& s, IslandScratch& part, bool cone_as_scaled_box) {
+  const std::vector<int>& rows = part.rows;
   const int m = static_cast<int>(rows.size());
-  Mlcp mlcp;
-  mlcp.A = dense_delassus(p, ops, rows);
+  const Operators& ops = s.ops;
+  Mlcp& mlcp = part.mlcp;
+  dense_delassus(p, s.ops, rows.data(), m, mlcp.A);
   mlcp.lo.resize(m);
   mlcp.hi.resize(m);
   mlcp.findex.assign(m, -1);
-  mlcp.fmu = VecX::Zero(m);
-  std::vector<int> local(p.nrows(), -1);
+  mlcp.fmu.setZero(m);
+  mlcp.poly.clear();
   for (int a = 0; a < m; ++a) {
-    local[rows[a]] = a;
+    s.local[rows[a]] = a;
     mlcp.lo[a] = p.lo[rows[a]];
     mlcp.hi[a] = p.hi[rows[a]];
   }
-  std::vector<bool> seen(p.contacts.size(), false);
   for (int r : rows) {
     const int c = ops.contact_of_row[r];
-    if (c < 0 || seen[c]) continue;
-    seen[c] = true;
+    if (c < 0 || s.contact_seen[c]) continue;
+    s.contact_seen[c] = 1;
     const ContactRows& cr = p.contacts[c];
-    if (cr.torsion >= 0 && local[cr.torsion] >= 0)  // scaled-box row on its normal
-      mlcp.findex[local[cr.torsion]] = local[cr.normal], mlcp.fmu[local[cr.torsion]] = cr.torsion_mu;
+    if (cr.torsion >= 0 && s.local[cr.torsion] >= 0)  // scaled-box row on its normal
+      mlcp.findex[s.local[cr.torsion]] = s.local[cr.normal], mlcp.fmu[s.local[cr.torsion]] = cr.torsion_mu;
     bool any_friction = false;
-    for (int f : cr.friction) any_friction = any_friction || local[f] >= 0;
+    for (int f : cr.friction) any_friction = any_friction || s.local[f] >= 0;
     if (!any_friction) continue;
     FrictionTreatment t = cr.treatment;
     if (t == FrictionTreatment::Cone) {
-      require(cone_as_scaled_box, "spook::solve",
-              "the Direct solver does not accept Cone friction (contact " + std::to_string(c) +
-                  "); use Split, Iterative or DirectIterative, or box/polyhedral friction");
+      if (!cone_as_scaled_box)  // (solve() resets the scratch maps on its next call)
+        throw InputError("spook::solve: the Direct solver does not accept Cone friction (contact " +
+                         std::to_string(c) + "); use Split, Iterative or DirectIterative, or box/polyhedral friction");
       t = FrictionTreatment::BoxScaled;
     }
     if (t == FrictionTreatment::BoxScaled) {
-      for (int f : cr.friction) mlcp.findex[local[f]] = local[cr.normal], mlcp.fmu[local[f]] = cr.mu;
+      for (int f : cr.friction) mlcp.findex[s.local[f]] = s.local[cr.normal], mlcp.fmu[s.local[f]] = cr.mu;
     } else if (t == FrictionTreatment::Polyhedral) {
       Mlcp::Polyhedral g;
-      g.normal = local[cr.normal];
+      g.normal = s.local[cr.normal];
       g.mu = cr.mu;
-      for (int f : cr.friction) g.rows.push_back(local[f]);
+      for (int f : cr.friction) g.rows.push_back(s.local[f]);
       mlcp.poly.push_back(std::move(g));
     }
   }
-  return mlcp;
+  for (int r : rows) {  // leave the scratch maps clean for the next island
+    s.local[r] = -1;
+    if (ops.contact_of_row[r] >= 0) s.contact_seen[ops.contact_of_row[r]] = 0;
+  }
 }
 
-void direct(const Problem& p, const Operators& ops, bool cone_as_scaled_box, VecX& lambda,
-            Solution& sol) {
+void direct(const Problem& p, SolverScratch& s, bool cone_as_scaled_box, VecX& lambda, Solution& sol) {
   const bool has_warm = p.lambda_warm.size() == p.nrows();
-  for (const std::vector<int>& rows : islands(p)) {
-    if (static_cast<int>(rows.size()) > kMaxDirectRows) {
+  const int failures_before = sol.direct_failures;
+  const Operators& ops = s.ops;
+  for (int k = 0; k < ops.nislands(); ++k) {
+    if (!selected(s, k)) continue;
+    const int m = island_size(ops, k);
+    if (m > kMaxDirectRows) {
       ++sol.direct_failures;
       continue;
     }
-    MlcpSolver solver(island_mlcp(p, ops, rows, cone_as_scaled_box));
-    VecX x;
-    const VecX guess = gather(lambda, rows);
-    if (solver.solve(island_rhs(p, rows, p.v_free), x, sol.pivots, has_warm ? &guess : nullptr)) {
-      for (size_t a = 0; a < rows.size(); ++a) lambda[rows[a]] = x[a];
+    IslandScratch& part = spook::part(s.parts, static_cast<size_t>(k));
+    part.rows.assign(island_begin(ops, k), island_begin(ops, k) + m);
+    island_mlcp(p, s, part, cone_as_scaled_box);
+    part.solver.setup(part.mlcp);
+    gather(lambda, part.rows, part.guess);
+    island_rhs(p, part.rows, p.v_free, part.b);
+    if (part.solver.solve(part.b, part.x, sol.pivots, has_warm ? &part.guess : nullptr)) {
+      for (int a = 0; a < m; ++a) lambda[part.rows[a]] = part.x[a];
     } else {
       ++sol.direct_failures;
     }
   }
-  if (sol.direct_failures > 0) {
-    VecX v = velocity_of(p, ops, lambda);
-    pgs_sweeps(p, ops, SweepRows::All, kFallbackSweeps, lambda, v);
+  if (sol.direct_failures > failures_before) {
+    velocity_of(p, ops, lambda, sol.v);
+    pgs_sweeps(p, ops, SweepRows::All, kFallbackSweeps, lambda, sol.v, pgs_rows(s));
   }
 }
 
@@ -142,145 +165,294 @@ bool inside_bounds(const Problem& p, const ContactRows& c, const VecX& lambda, d
 // those rows (sliding contacts keep their iterated friction) makes sticking exact. A
 // sticking contact whose exact friction leaves its bounds is demoted to sliding and the
 // island is solved again.
-void polish_island(const Problem& p, const Operators& ops, const std::vector<int>& island, VecX& lambda,
-                   Solution& sol) {
+// True when the rows the polish would solve exactly (non-friction rows and the friction of
+// sticking contacts) already satisfy their conditions within kPolishTolerance at λ, with
+// v = v_free + Wᵀλ: then the polish would move λ by no more than that, and is skipped.
+// 1e-12 m/s: a sticking contact creeping at that speed moves 10 pm over a 10 s hold, 1e-5
+// of the 1 µm no-creep bar and far below the 2 nm/s the friction rows' creep compliance
+// allows by design; a warm-started persistent grasp usually lands here.
+constexpr double kPolishTolerance = 1e-12;
+
+bool polish_needed(const Problem& p, const SolverScratch& s, const int* island, int m, const VecX& lambda,
+                   const VecX& v) {
+  const Operators& ops = s.ops;
+  for (int a = 0; a < m; ++a) {
+    const int r = island[a];
+    const int c = ops.contact_of_row[r];
+    const bool friction = p.kind[r] == RowKind::Friction;
+    if (friction && !s.sticking[s.contact_local[c]]) continue;
+    if (ops.D[r] <= 0.0) continue;  // a row that sees no dof and has no compliance
+    double w = p.compliance[r] * lambda[r] - p.target[r];
+    for (SparseRows::InnerIterator it(p.J, r); it; ++it) w += it.value() * v[it.col()];
+    const double lo = friction ? -kInf : p.lo[r], hi = friction ? kInf : p.hi[r];
+    if (ops.D[r] * std::abs(lambda[r] - std::clamp(lambda[r] - w / ops.D[r], lo, hi)) > kPolishTolerance)
+      return true;
+  }
+  return false;
+}
+
+void polish_island(const Problem& p, SolverScratch& s, int k, const VecX& v, VecX& lambda, Solution& sol) {
   constexpr int kAttempts = 4;
   constexpr double kSlack = 1e-6;
-  std::vector<int> contacts;  // of this island
-  for (int r : island)
-    if (p.kind[r] == RowKind::Normal && ops.contact_of_row[r] >= 0) contacts.push_back(ops.contact_of_row[r]);
-  if (contacts.empty()) return;
-  std::vector<char> sticking(p.contacts.size(), 0);
-  for (int c : contacts) sticking[c] = inside_bounds(p, p.contacts[c], lambda, kSlack);
+  const Operators& ops = s.ops;
+  const int* island = island_begin(ops, k);
+  const int m = island_size(ops, k);
+  s.contacts.clear();
+  s.sticking.clear();
+  for (int a = 0; a < m; ++a) {
+    const int r = island[a];
+    if (p.kind[r] == RowKind::Normal && ops.contact_of_row[r] >= 0) {
+      const int c = ops.contact_of_row[r];
+      s.contact_local[c] = static_cast<int>(s.contacts.size());
+      s.contacts.push_back(c);
+      s.sticking.push_back(inside_bounds(p, p.contacts[c], lambda, kSlack));
+    }
+  }
+  if (s.contacts.empty() || !polish_needed(p, s, island, m, lambda, v)) return;
+  IslandScratch& part = spook::part(s.polish, static_cast<size_t>(k));
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
-    VecX fixed = VecX::Zero(p.nrows());  // friction of this island's sliding contacts, held
-    std::vector<int> rows;
-    for (int r : island) {
+    // v_fixed = v_free + the friction of this island's sliding contacts, held.
+    part.rows.clear();
+    s.moved_dofs.clear();  // dofs moved in v_fixed, restored below
+    for (int a = 0; a < m; ++a) {
+      const int r = island[a];
       const int c = ops.contact_of_row[r];
       const bool friction = p.kind[r] == RowKind::Friction;
-      if (!friction || sticking[c]) rows.push_back(r);
-      if (friction && !sticking[c]) fixed[r] = lambda[r];
+      const bool sticking = c >= 0 && s.sticking[s.contact_local[c]];
+      if (!friction || sticking) part.rows.push_back(r);
+      if (friction && !sticking && lambda[r] != 0.0)
+        for (SparseRows::InnerIterator it(ops.W, r); it; ++it) {
+          s.v_fixed[it.col()] += it.value() * lambda[r];
+          s.moved_dofs.push_back(static_cast<int>(it.col()));
+        }
     }
-    if (rows.empty() || rows.size() > static_cast<size_t>(kMaxDirectRows)) {
+    if (part.rows.empty() || part.rows.size() > static_cast<size_t>(kMaxDirectRows)) {
+      for (int d : s.moved_dofs) s.v_fixed[d] = p.v_free[d];
       ++sol.direct_failures;  // too large to pivot: this island keeps its iterated friction
       return;
     }
-    Mlcp mlcp;
-    mlcp.A = dense_delassus(p, ops, rows);
-    mlcp.lo.resize(static_cast<Eigen::Index>(rows.size()));
-    mlcp.hi.resize(static_cast<Eigen::Index>(rows.size()));
-    mlcp.findex.assign(rows.size(), -1);
-    mlcp.fmu = VecX::Zero(static_cast<Eigen::Index>(rows.size()));
-    for (size_t a = 0; a < rows.size(); ++a) {
-      const bool friction = p.kind[rows[a]] == RowKind::Friction;
-      mlcp.lo[a] = friction ? -kInf : p.lo[rows[a]];
-      mlcp.hi[a] = friction ? kInf : p.hi[rows[a]];
+    island_rhs(p, part.rows, s.v_fixed, part.b);
+    for (int d : s.moved_dofs) s.v_fixed[d] = p.v_free[d];
+    Mlcp& mlcp = part.mlcp;
+    const int n = static_cast<int>(part.rows.size());
+    dense_delassus(p, s.ops, part.rows.data(), n, mlcp.A);
+    mlcp.lo.resize(n);
+    mlcp.hi.resize(n);
+    mlcp.findex.assign(n, -1);
+    mlcp.fmu.setZero(n);
+    mlcp.poly.clear();
+    for (int a = 0; a < n; ++a) {
+      const bool friction = p.kind[part.rows[a]] == RowKind::Friction;
+      mlcp.lo[a] = friction ? -kInf : p.lo[part.rows[a]];
+      mlcp.hi[a] = friction ? kInf : p.hi[part.rows[a]];
     }
-    MlcpSolver solver(std::move(mlcp));
-    VecX x;
-    const VecX guess = gather(lambda, rows);
-    if (!solver.solve(island_rhs(p, rows, velocity_of(p, ops, fixed)), x, sol.pivots, &guess)) return;
-    VecX candidate = lambda;
-    for (size_t a = 0; a < rows.size(); ++a) candidate[rows[a]] = x[a];
+    part.solver.setup(mlcp);
+    gather(lambda, part.rows, part.guess);
+    if (!part.solver.solve(part.b, part.x, sol.pivots, &part.guess)) return;
+    gather(lambda, part.rows, part.saved);
+    for (int a = 0; a < n; ++a) lambda[part.rows[a]] = part.x[a];  // the candidate
     bool all_inside = true;
-    for (int c : contacts)
-      if (sticking[c] && !inside_bounds(p, p.contacts[c], candidate, 0.0)) {
-        sticking[c] = false;
+    for (size_t j = 0; j < s.contacts.size(); ++j)
+      if (s.sticking[j] && !inside_bounds(p, p.contacts[s.contacts[j]], lambda, 0.0)) {
+        s.sticking[j] = 0;
         all_inside = false;
       }
-    if (all_inside) {
-      lambda = candidate;
-      return;
-    }
+    if (all_inside) return;
+    for (int a = 0; a < n; ++a) lambda[part.rows[a]] = part.saved[a];  // rejected
   }
 }
 
-void polish_sticking(const Problem& p, const Operators& ops, VecX& lambda, Solution& sol) {
+// v = v_free + Wᵀλ on entry (it is not updated: islands do not share dofs).
+void polish_sticking(const Problem& p, SolverScratch& s, const VecX& v, VecX& lambda, Solution& sol) {
   if (p.contacts.empty()) return;
-  for (const std::vector<int>& island : islands(p)) polish_island(p, ops, island, lambda, sol);
+  s.v_fixed = p.v_free;
+  for (int k = 0; k < s.ops.nislands(); ++k)
+    if (selected(s, k)) polish_island(p, s, k, v, lambda, sol);
 }
 
-void split(const Problem& p, const Operators& ops, int outer, VecX& lambda, Solution& sol) {
+// An outer iteration that moved no row's velocity by more than kSplitTolerance (D_i |Δλ_i|)
+// is a fixed point up to that tolerance: the remaining iterations would repeat it. A
+// warm-started steady contact lands there in one or two iterations. 1e-10 m/s is 100× the
+// polish's tolerance: redundant contact points (a box face's four corners) exchange normal
+// impulse at ~1e-11 m/s from one iteration to the next indefinitely, and whatever the
+// iteration leaves, the polish then makes the sticking contacts exact.
+constexpr double kSplitTolerance = 1e-10;
+
+bool converged(const Operators& ops, const VecX& before, const VecX& after) {
+  for (Eigen::Index i = 0; i < after.size(); ++i)
+    if (ops.D[i] * std::abs(after[i] - before[i]) > kSplitTolerance) return false;
+  return true;
+}
+
+// Block Gauss-Seidel of at most `outer` iterations; stops early at a fixed point
+// (converged()); sol.iterations = the iterations run.
+void split(const Problem& p, SolverScratch& s, int outer, VecX& lambda, Solution& sol) {
   const bool has_warm = p.lambda_warm.size() == p.nrows();
-  struct Part {
-    std::vector<int> rows;  // non-friction rows of one island
-    MlcpSolver solver;
-  };
-  std::vector<Part> parts;
-  for (const std::vector<int>& island : islands(p)) {
-    std::vector<int> rows;
-    for (int r : island)
-      if (p.kind[r] != RowKind::Friction) rows.push_back(r);
-    if (static_cast<int>(rows.size()) > kMaxDirectRows) {
+  const Operators& ops = s.ops;
+  sol.iterations = outer;
+  const int failures_before = sol.direct_failures;
+  size_t nparts = 0;
+  for (int k = 0; k < ops.nislands(); ++k) {
+    if (!selected(s, k)) continue;
+    IslandScratch& part = spook::part(s.parts, nparts);
+    part.rows.clear();
+    for (const int* r = island_begin(ops, k); r != island_begin(ops, k) + island_size(ops, k); ++r)
+      if (p.kind[*r] != RowKind::Friction) part.rows.push_back(*r);
+    if (static_cast<int>(part.rows.size()) > kMaxDirectRows) {
       ++sol.direct_failures;
       continue;
     }
-    if (!rows.empty()) parts.push_back({rows, MlcpSolver(island_mlcp(p, ops, rows, true))});
+    if (part.rows.empty()) continue;
+    island_mlcp(p, s, part, true);
+    part.solver.setup(part.mlcp);
+    ++nparts;
   }
-  if (sol.direct_failures > 0) {  // too large to pivot: the whole problem goes to PGS
-    VecX v = velocity_of(p, ops, lambda);
-    pgs_sweeps(p, ops, SweepRows::All, std::max(outer, kFallbackSweeps), lambda, v);
+  VecX& v = sol.v;
+  if (sol.direct_failures > failures_before) {  // too large to pivot: the whole problem goes to PGS
+    velocity_of(p, ops, lambda, v);
+    pgs_sweeps(p, ops, SweepRows::All, std::max(outer, kFallbackSweeps), lambda, v, pgs_rows(s));
     return;
   }
-  VecX friction_only(p.nrows());
-  for (int k = 0; k < outer; ++k) {
-    for (int i = 0; i < p.nrows(); ++i) friction_only[i] = p.kind[i] == RowKind::Friction ? lambda[i] : 0.0;
-    const VecX v_with_friction = velocity_of(p, ops, friction_only);
-    for (Part& part : parts) {
-      VecX x;
-      const VecX guess = gather(lambda, part.rows);
-      if (part.solver.solve(island_rhs(p, part.rows, v_with_friction), x, sol.pivots,
-                            k == 0 && has_warm ? &guess : nullptr)) {
-        for (size_t a = 0; a < part.rows.size(); ++a) lambda[part.rows[a]] = x[a];
+  s.friction_only.resize(p.nrows());
+  int k = 0;
+  for (; k < outer; ++k) {
+    s.lambda_prev = lambda;
+    for (int i = 0; i < p.nrows(); ++i) s.friction_only[i] = p.kind[i] == RowKind::Friction ? lambda[i] : 0.0;
+    velocity_of(p, ops, s.friction_only, s.v_friction);
+    for (size_t j = 0; j < nparts; ++j) {
+      IslandScratch& part = s.parts[j];
+      if (k == 0 && has_warm) gather(lambda, part.rows, part.guess);
+      island_rhs(p, part.rows, s.v_friction, part.b);
+      if (part.solver.solve(part.b, part.x, sol.pivots, k == 0 && has_warm ? &part.guess : nullptr)) {
+        for (size_t a = 0; a < part.rows.size(); ++a) lambda[part.rows[a]] = part.x[a];
       } else {
         ++sol.direct_failures;  // keep the previous normals for this outer iteration
       }
     }
-    VecX v = velocity_of(p, ops, lambda);
-    pgs_sweeps(p, ops, SweepRows::FrictionOnly, 1, lambda, v);
+    velocity_of(p, ops, lambda, v);
+    pgs_sweeps(p, ops, SweepRows::FrictionOnly, 1, lambda, v, pgs_rows(s));
+    if (converged(ops, s.lambda_prev, lambda)) {
+      ++k;
+      break;
+    }
   }
-  polish_sticking(p, ops, lambda, sol);
+  sol.iterations = k;
+  polish_sticking(p, s, v, lambda, sol);
   // The polish re-solved the normals: one last friction sweep puts every sliding contact's
   // friction inside its final cone (a sweep projects against the current normals) and
   // leaves the exact sticking contacts where they are (their fixed point).
-  VecX v = velocity_of(p, ops, lambda);
-  pgs_sweeps(p, ops, SweepRows::FrictionOnly, 1, lambda, v);
+  velocity_of(p, ops, lambda, v);
+  pgs_sweeps(p, ops, SweepRows::FrictionOnly, 1, lambda, v, pgs_rows(s));
+}
+
+void run(const Problem& p, SolverScratch& s, SolverType solver, int iterations, VecX& lambda, Solution& sol) {
+  const Operators& ops = s.ops;
+  switch (solver) {
+    case SolverType::Iterative:
+      velocity_of(p, ops, lambda, sol.v);
+      pgs_sweeps(p, ops, SweepRows::All, iterations, lambda, sol.v, pgs_rows(s));
+      sol.iterations = iterations;
+      break;
+    case SolverType::Direct:
+      direct(p, s, false, lambda, sol);
+      sol.iterations = sol.pivots;
+      break;
+    case SolverType::DirectIterative:
+      direct(p, s, true, lambda, sol);
+      velocity_of(p, ops, lambda, sol.v);
+      pgs_sweeps(p, ops, SweepRows::All, iterations, lambda, sol.v, pgs_rows(s));
+      sol.iterations = iterations;
+      break;
+    case SolverType::Split:
+      split(p, s, iterations, lambda, sol);
+      break;
+  }
+}
+
+int strength(SolverType t) {
+  switch (t) {
+    case SolverType::Direct: return 3;
+    case SolverType::Split: return 2;
+    case SolverType::DirectIterative: return 1;
+    case SolverType::Iterative: return 0;
+  }
+  return 0;
+}
+
+// The solver of the whole problem when every contact asks for the same one (or none asks:
+// `fallback`), as before per-island solvers existed; none when they differ.
+std::optional<SolverType> common_solver(const Problem& p, SolverType fallback) {
+  std::optional<SolverType> chosen;
+  for (const ContactRows& c : p.contacts) {
+    const SolverType t = c.solver.value_or(fallback);
+    if (chosen && *chosen != t) return std::nullopt;
+    chosen = t;
+  }
+  return chosen.value_or(fallback);
+}
+
+void choose_island_solvers(const Problem& p, SolverScratch& s, SolverType fallback) {
+  const Operators& ops = s.ops;
+  s.island_solver.assign(ops.nislands(), fallback);
+  for (int k = 0; k < ops.nislands(); ++k) {
+    int best = -1;
+    bool cone = false;
+    for (const int* r = island_begin(ops, k); r != island_begin(ops, k) + island_size(ops, k); ++r) {
+      const int c = ops.contact_of_row[*r];
+      if (c < 0 || p.contacts[c].normal != *r) continue;
+      const SolverType t = p.contacts[c].solver.value_or(fallback);
+      cone = cone || p.contacts[c].treatment == FrictionTreatment::Cone;
+      if (strength(t) > best) best = strength(t), s.island_solver[k] = t;
+    }
+    if (cone && s.island_solver[k] == SolverType::Direct) s.island_solver[k] = SolverType::Split;
+  }
 }
 
 }  // namespace
 
-Solution solve(const Problem& p, SolverType solver, int iterations) {
-  validate(p);
-  require(iterations >= 1, "spook::solve", "iterations must be at least 1");
-  const Operators ops = make_operators(p);
-  Solution sol;
-  VecX lambda = p.lambda_warm.size() == p.nrows() ? p.lambda_warm : VecX::Zero(p.nrows());
-  switch (solver) {
-    case SolverType::Iterative: {
-      VecX v = velocity_of(p, ops, lambda);
-      pgs_sweeps(p, ops, SweepRows::All, iterations, lambda, v);
-      sol.iterations = iterations;
-      break;
+void solve(const Problem& p, SolverType solver, int iterations, SolverScratch& s, Solution& sol) {
+  validate(p, s.validate_rows);
+  if (iterations < 1) require(false, "spook::solve", "iterations must be at least 1");
+  const std::optional<SolverType> common = common_solver(p, solver);
+  make_operators(p, s.ops, common != SolverType::Iterative);  // PGS needs no islands
+  const Operators& ops = s.ops;
+  s.local.assign(p.nrows(), -1);
+  s.contact_local.assign(p.contacts.size(), -1);
+  s.contact_seen.assign(p.contacts.size(), 0);
+  sol.residual = 0.0;
+  sol.iterations = sol.pivots = sol.direct_failures = 0;
+  VecX& lambda = sol.lambda;
+  if (p.lambda_warm.size() == p.nrows()) lambda = p.lambda_warm;
+  else lambda.setZero(p.nrows());
+  s.per_island = !common.has_value();
+  if (!s.per_island) {
+    sol.solver = *common;
+    run(p, s, *common, iterations, lambda, sol);
+  } else {
+    sol.solver.reset();
+    choose_island_solvers(p, s, solver);
+    sol.iterations = iterations;
+    for (SolverType t : {SolverType::Direct, SolverType::Split, SolverType::DirectIterative, SolverType::Iterative}) {
+      s.running = t;
+      s.running_rows.clear();
+      for (int k = 0; k < ops.nislands(); ++k)
+        if (s.island_solver[k] == t)
+          s.running_rows.insert(s.running_rows.end(), island_begin(ops, k), island_begin(ops, k) + island_size(ops, k));
+      if (s.running_rows.empty()) continue;
+      std::sort(s.running_rows.begin(), s.running_rows.end());  // PGS visits rows in order
+      const int iterations_before = sol.iterations;
+      run(p, s, t, iterations, lambda, sol);
+      sol.iterations = std::max(iterations_before, sol.iterations);
     }
-    case SolverType::Direct:
-      direct(p, ops, false, lambda, sol);
-      sol.iterations = sol.pivots;
-      break;
-    case SolverType::DirectIterative: {
-      direct(p, ops, true, lambda, sol);
-      VecX v = velocity_of(p, ops, lambda);
-      pgs_sweeps(p, ops, SweepRows::All, iterations, lambda, v);
-      sol.iterations = iterations;
-      break;
-    }
-    case SolverType::Split:
-      split(p, ops, iterations, lambda, sol);
-      sol.iterations = iterations;
-      break;
   }
-  sol.v = velocity_of(p, ops, lambda);
-  sol.lambda = std::move(lambda);
-  sol.residual = complementarity_residual(p, ops, sol.lambda);
+  velocity_of(p, ops, lambda, sol.v);
+  sol.residual = complementarity_residual(p, ops, lambda, sol.v, s.w);
+}
+
+Solution solve(const Problem& p, SolverType solver, int iterations) {
+  SolverScratch scratch;
+  Solution sol;
+  solve(p, solver, iterations, scratch, sol);
   return sol;
 }
 

@@ -1,0 +1,44 @@
+#pragma once
+// Storage of spook::solve kept from step to step (the stepper owns one in its Workspace):
+// every buffer is resized only when the problem grows, so a steady-state step (the same
+// islands as the last one) allocates nothing in the solver.
+
+#include <vector>
+
+#include "steppers/spook/mlcp.h"
+#include "steppers/spook/operators.h"
+
+namespace graspsim::spook {
+
+// One island's (or Split part's) dense problem, reused by the island of the same index.
+struct IslandScratch {
+  std::vector<int> rows;       // rows of the problem (global indices)
+  Mlcp mlcp;
+  MlcpSolver solver;
+  VecX b, x, guess, saved;     // right-hand side, solution, warm guess, λ before a trial
+};
+
+struct SolverScratch {
+  Operators ops;
+  std::vector<int> validate_rows;
+  std::vector<int> local;          // (nrows) local index of a row in the island being built, or −1
+  std::vector<int> contact_local;  // (ncontacts) index of a contact in `contacts`, or −1
+  std::vector<char> contact_seen;  // (ncontacts)
+  std::vector<int> contacts;       // contacts of the island being polished
+  std::vector<int> moved_dofs;     // dofs of v_fixed that differ from v_free
+  std::vector<char> sticking;      // per entry of `contacts`
+  std::vector<IslandScratch> parts, polish;
+  VecX friction_only, v_friction, v_fixed, w, lambda_prev;
+  // Per-island solvers (when some contact asks for its own): the solver of each island,
+  // the one running now, and the rows of its islands (for PGS).
+  bool per_island = false;
+  std::vector<SolverType> island_solver;
+  SolverType running = SolverType::Split;
+  std::vector<int> running_rows;
+};
+
+// solve() (problem.h) into `solution`, with storage from `scratch`.
+void solve(const Problem& problem, SolverType solver, int iterations, SolverScratch& scratch,
+           Solution& solution);
+
+}  // namespace graspsim::spook
