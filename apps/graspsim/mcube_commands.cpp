@@ -291,6 +291,7 @@ int cmd_calibrate_mcube(const McubeArgs& args) {
     throw gs::InputError("none of the " + std::to_string(paths.size()) + " files given is on surface '" + args.surface + "'");
   ValidateOptions base = base_options(args, paths);
   SurfaceFriction mu = base.surfaces.count(args.surface) ? base.surfaces[args.surface] : SurfaceFriction{0.2, 0.25};
+  const SurfaceFriction start = mu;
   Objective cost{&files, base, args.surface, args.jobs};
   const double before = cost(mu);
   std::printf("calibrating '%s' on %zu files; start mu_ground %.4f mu_pusher %.4f: cost %.4f\n", args.surface.c_str(),
@@ -306,7 +307,11 @@ int cmd_calibrate_mcube(const McubeArgs& args) {
       std::printf("  mu_pusher %.4f\n", mu.mu_pusher);
     }
   }
-  const double after = cost(mu);
+  double after = cost(mu);
+  if (after > before) {  // the cost is flat and a little noisy in mu: never leave it worse
+    mu = start;
+    after = before;
+  }
   std::string settings;
   for (const auto& s : base.sets) settings += " --set " + s;
   char prov[512];
