@@ -408,8 +408,9 @@ def intro():
             "prehensile pushing after Kolbert et al.) and against the real MCube recordings. It was written by "
             f"<code>scripts/report/make_report.py</code> ({now}, commit {esc(git_commit())}); <code>make demo</code> "
             "reruns everything. Details and how to rerun single parts: <code>docs/validation.md</code>.</p>"
-            "<p>Contents: <a href='#thesis'>thesis pushes</a> · <a href='#area'>point vs area support</a> · "
-            "<a href='#prehensile'>prehensile pushing</a> · <a href='#mcube'>real MCube pushes</a></p>")
+            "<p>Contents: <a href='#mcube'>real MCube pushes</a> · <a href='#models'>contact models on them</a> · "
+            "<a href='#thesis'>thesis pushes</a> · <a href='#area'>point vs area support</a> · "
+            "<a href='#prehensile'>prehensile pushing</a></p>")
 
 
 def section(anchor, fn, *args):
@@ -425,8 +426,9 @@ def main():
     ap.add_argument("--out", default=os.path.join(common.ROOT, "out"))
     args = ap.parse_args()
     thesis = section("thesis", thesis_section, args.out).replace("<h2>Point support", '<h2 id="area">Point support')
-    body = "\n".join([intro(), thesis, section("prehensile", prehensile_section, args.out),
-                      section("mcube", mcube_section, args.out), section("models", models_section, args.out)])
+    # Real experiments first: what a new user asks before anything else.
+    body = "\n".join([intro(), section("mcube", mcube_section, args.out), section("models", models_section, args.out),
+                      thesis, section("prehensile", prehensile_section, args.out)])
     page = (f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>graspsim validation report</title>"
             f"<style>{CSS}</style></head><body>{body}</body></html>")
     os.makedirs(args.out, exist_ok=True)

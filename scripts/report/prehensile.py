@@ -70,7 +70,9 @@ def analyse(run_dir):
     # A fingertip that jumps more than 1 mm across in one step has lost its contact.
     jump = np.max(np.abs(np.diff(left[:, 1]))) if len(t) > 1 else 0.0
     jump = max(jump, np.max(np.abs(np.diff(right[:, 1]))) if len(t) > 1 else 0.0)
-    held = bool(np.all(np.abs(left[:, 1] - right[:, 1]) < 0.1))
+    # Held: the fingertips stay closed on the prism (their faces 25 mm apart, the stroke allows
+    # 45) and the prism stays between them (it dropped less than the 20 mm fingertip radius).
+    held = bool(np.all(np.abs(left[:, 1] - right[:, 1]) < 0.04) and np.all(-s["object_z"] < 20.0))
     # The fingertips close a 0.2 mm gap in the first step; more than 1 mm is a lost contact.
     contact_lost = bool(jump > 1e-3)
     late = t >= 0.5 * t[-1]  # the second half: sliding established
