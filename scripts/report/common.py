@@ -1,6 +1,7 @@
 """Shared helpers for the validation scripts: running the graspsim CLI, reading its CSV
 recordings, and rendering matplotlib figures as inline SVG."""
 
+import argparse
 import csv
 import io
 import json
@@ -11,6 +12,15 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def script_arguments(doc, out_name):
+    """The options every run script shares: the build folder, its output folder, parallel runs."""
+    ap = argparse.ArgumentParser(description=doc)
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--out", default=os.path.join(ROOT, "out", out_name))
+    ap.add_argument("--jobs", type=int, default=2)
+    return ap
 
 
 def cli_path(build="build"):

@@ -4,7 +4,6 @@ with Direct+box and Split+cone at dt 1/60 and 1/1000 s, for the 200.5 g and 100 
 Writes out/prehensile/<run>/ recordings, out/prehensile/summary.json and figures in
 out/prehensile/figs/ in the style of thesis Figs 4.16-4.19."""
 
-import argparse
 import json
 import math
 import os
@@ -122,10 +121,7 @@ def plot_masses(plt, runs, title):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--build", default="build")
-    ap.add_argument("--out", default=os.path.join(common.ROOT, "out", "prehensile"))
-    ap.add_argument("--jobs", type=int, default=2)
+    ap = common.script_arguments(__doc__, "prehensile")
     args = ap.parse_args()
     cli = common.cli_path(args.build)
 

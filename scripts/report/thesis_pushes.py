@@ -4,7 +4,6 @@ solver and friction model, run through the graspsim CLI into out/thesis/<push>/<
 plus point support (the thesis' four corners) against area support (5x5 grid) on the
 0.8-straight push. Writes out/thesis/summary.json and figures in out/thesis/figs/."""
 
-import argparse
 import json
 import os
 import sys
@@ -295,10 +294,7 @@ def make_figures(out, results):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--build", default="build")
-    ap.add_argument("--out", default=os.path.join(common.ROOT, "out", "thesis"))
-    ap.add_argument("--jobs", type=int, default=2)
+    ap = common.script_arguments(__doc__, "thesis")
     ap.add_argument("--no-area", action="store_true", help="skip the point-vs-area runs (the polyhedral one takes ~35 s)")
     args = ap.parse_args()
     cli = common.cli_path(args.build)
