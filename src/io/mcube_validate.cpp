@@ -207,10 +207,16 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 PushResult validate_push(const PushFile& f, const ValidateOptions& options) {
   PushResult r;
   r.file = f.path, r.shape = f.shape, r.surface = f.surface;
-  const auto surface = options.surfaces.find(f.surface);
-  if (surface == options.surfaces.end())
-    throw InputError("MCube file '" + f.path + "': no friction for surface '" + f.surface +
-                     "' in the surface table (add it with `graspsim calibrate mcube --surface " + f.surface + " FILES...`)");
+  auto surface = options.surfaces.find(f.surface);
+  if (surface == options.surfaces.end()) {
+    // A surface nobody calibrated still runs, on the table's `default` entry, and says so.
+    surface = options.surfaces.find("default");
+    if (surface == options.surfaces.end())
+      throw InputError("MCube file '" + f.path + "': no friction for surface '" + f.surface +
+                       "' and no 'default' in the surface table (add it with `graspsim calibrate mcube --surface " +
+                       f.surface + " FILES...`)");
+    r.friction_note = "surface '" + f.surface + "' is not calibrated: the table's default friction was used";
+  }
   const std::vector<Vec2> outline = object_outline(object_info(f.shape), options.objects_dir.string());
   const Trajectory real = object_motion(f);
   const Path tip = options.nominal_path ? nominal_tip_path(f, push_geometry(f, outline)) : recorded_tip_path(f);
@@ -269,6 +275,7 @@ nlohmann::json to_json(const PushResult& r) {
                       {"duration_s", r.duration},
                       {"wall_time_s", r.wall_time_s}};
   if (!r.usable) j["unusable_reason"] = r.unusable_reason;
+  if (!r.friction_note.empty()) j["friction_note"] = r.friction_note;
   if (r.force_rms) j["force_rms_n"] = *r.force_rms;
   else j["force_note"] = r.force_note;
   return j;

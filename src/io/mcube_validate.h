@@ -16,7 +16,8 @@
 
 namespace graspsim::mcube {
 
-// Friction per surface (scenes/validation/mcube_surfaces.yaml, written by `calibrate`).
+// Friction per surface (scenes/validation/mcube_surfaces.yaml, written by `calibrate`). A surface
+// missing from the table uses its `default` entry, and the result says so.
 struct SurfaceFriction {
   double mu_ground = 0.0, mu_pusher = 0.0;
 };
@@ -55,6 +56,7 @@ struct PushResult {
   // had already moved before its recorded rest pose); left out of the summary's medians.
   bool usable = true;
   std::string unusable_reason;
+  std::string friction_note;  // set when the surface fell back to the table's default friction
   double duration = 0, wall_time_s = 0;
   PushTrace trace;
 };

@@ -72,13 +72,28 @@ TEST(McubeCli, FolderRunContinuesPastBrokenFiles) {
   EXPECT_EQ(json_lines(slurp(out / "results.jsonl")).size(), 5u);
 }
 
+// A surface missing from the table runs on the table's default friction and says so.
+TEST(McubeCli, UncalibratedSurfaceUsesTheDefaultFriction) {
+  const fs::path in = fresh_dir("mcube_delrin_in"), out = fresh_dir("mcube_delrin_out");
+  fs::create_directories(in);
+  const std::string delrin = "motion_surface=delrin_shape=rect1_a=0_v=75_i=2.000_s=0.800_t=0.000.h5";
+  fs::copy_file(kMcube + "/abs/train/" + kAbsRect, in / delrin);
+  const Result r = run_cli("validate mcube " + (in / delrin).string() + " --json --objects " + kMcube + "/objects --out " +
+                           out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto lines = json_lines(r.output);
+  ASSERT_EQ(lines.size(), 2u) << r.output;
+  EXPECT_EQ(lines[0]["surface"], "delrin");
+  EXPECT_NE(lines[0].value("friction_note", "").find("not calibrated"), std::string::npos) << lines[0].dump();
+}
+
 TEST(McubeCli, UnknownSurfaceAndBadPathModeAreInputErrors) {
   const fs::path surfaces = fresh_dir("mcube_surfaces.yaml");
   std::ofstream(surfaces) << "surfaces:\n  plywood: {mu_ground: 0.2, mu_pusher: 0.25}\n";
   const Result r = run_cli("validate mcube '" + kMcube + "/abs/train/" + kAbsRect + "' --surfaces " + surfaces.string() +
                            " --out " + fresh_dir("mcube_nosurface").string());
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.output.find("no friction for surface 'abs'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("no friction for surface 'abs' and no 'default'"), std::string::npos) << r.output;
   const Result p = run_cli("validate mcube '" + kMcube + "/abs/train/" + kAbsRect + "' --path straight");
   EXPECT_EQ(p.exit_code, 2);
   EXPECT_NE(p.output.find("--path"), std::string::npos) << p.output;
