@@ -7,16 +7,12 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <atomic>
-#include <exception>
-#include <mutex>
 #include <iostream>
-#include <thread>
-
-#include <unistd.h>
 
 #include "core/error.h"
+#include "core/parallel.h"
 #include "io/mcube.h"
+#include "io/mcube_batch.h"
 #include "io/mcube_validate.h"
 
 namespace gs = graspsim;
@@ -72,13 +68,6 @@ ValidateOptions base_options(const McubeArgs& args, const std::vector<std::strin
   return o;
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return std::nan("");
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 void write_trace(const fs::path& dir, const PushTrace& tr) {
   if (!tr.force_t.empty()) {
     std::ofstream force(dir / "force.csv");
@@ -99,80 +88,6 @@ void write_trace(const fs::path& dir, const PushTrace& tr) {
                   tr.sim_yaw[i] * deg, tr.real_x[i] * 1e3, tr.real_y[i] * 1e3, tr.real_yaw[i] * deg);
     out << line;
   }
-}
-
-// Medians of the final errors over the usable files, overall and per shape and surface.
-nlohmann::json summary(const std::vector<nlohmann::json>& rows) {
-  std::map<std::string, std::vector<const nlohmann::json*>> groups;
-  nlohmann::json failures = nlohmann::json::array(), unusable = nlohmann::json::array();
-  for (const auto& r : rows) {
-    if (r["status"] != "ok") {
-      failures.push_back({{"file", r["file"]}, {"error", r["error"]}});
-      continue;
-    }
-    if (!r.value("usable", true)) {
-      unusable.push_back({{"file", r["file"]}, {"reason", r["unusable_reason"]}});
-      continue;
-    }
-    groups["all"].push_back(&r);
-    groups["shape=" + r["shape"].get<std::string>()].push_back(&r);
-    groups["surface=" + r["surface"].get<std::string>()].push_back(&r);
-  }
-  const auto stats = [](const std::vector<const nlohmann::json*>& g) {
-    std::vector<double> pos, yaw, rms_pos, rms_yaw;
-    for (const auto* r : g) {
-      pos.push_back((*r)["pos_err_mm"]), yaw.push_back((*r)["yaw_err_deg"]);
-      rms_pos.push_back((*r)["rms_pos_mm"]), rms_yaw.push_back((*r)["rms_yaw_deg"]);
-    }
-    return nlohmann::json{{"files", g.size()},
-                          {"median_pos_err_mm", median(pos)},
-                          {"median_yaw_err_deg", median(yaw)},
-                          {"median_rms_pos_mm", median(rms_pos)},
-                          {"median_rms_yaw_deg", median(rms_yaw)}};
-  };
-  // Medians are over the usable files; the unusable ones are listed with the reason.
-  nlohmann::json s = {{"files", rows.size()},          {"ok", rows.size() - failures.size()},
-                      {"failed", failures.size()},     {"failures", failures},
-                      {"usable", groups["all"].size()}, {"unusable", unusable}};
-  for (const auto& [name, g] : groups) {
-    if (name == "all") {
-      nlohmann::json all = stats(g);
-      all.erase("files");
-      s.update(all);
-    }
-    else s["groups"][name] = stats(g);
-  }
-  return s;
-}
-
-// Runs work(i) for every i < n on `jobs` threads (each push is an independent simulation) and
-// calls emit(i) in index order as soon as i and all before it are done, so output stays ordered
-// and incremental. The first exception a work item throws is rethrown after all threads stop.
-template <class Work, class Emit>
-void run_ordered(std::size_t n, unsigned jobs, Work work, Emit emit) {
-  std::mutex mutex;
-  std::vector<char> done(n, 0);
-  std::size_t next_emit = 0;
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr error;
-  const auto worker = [&] {
-    for (std::size_t i; (i = next++) < n;) {
-      try {
-        work(i);
-      } catch (...) {
-        const std::lock_guard lock(mutex);
-        if (!error) error = std::current_exception();
-      }
-      const std::lock_guard lock(mutex);
-      done[i] = 1;
-      while (next_emit < n && done[next_emit]) emit(next_emit++);
-    }
-  };
-  std::vector<std::thread> threads;
-  for (unsigned w = 1; w < std::max(1u, jobs); ++w) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
-  if (error) std::rethrow_exception(error);
 }
 
 void print_row(const nlohmann::json& r) {
@@ -216,8 +131,8 @@ int cmd_validate_mcube(const McubeArgs& args) {
     else print_row(row);
     std::fflush(stdout);
   };
-  run_ordered(files.size(), args.jobs, simulate, emit);
-  const nlohmann::json s = summary(rows);
+  gs::run_ordered(files.size(), args.jobs, simulate, emit);
+  const nlohmann::json s = summarize(rows);
   jsonl << nlohmann::json{{"summary", s}}.dump() << "\n" << std::flush;
   if (args.json) {
     std::printf("%s\n", nlohmann::json{{"summary", s}}.dump().c_str());
@@ -229,57 +144,6 @@ int cmd_validate_mcube(const McubeArgs& args) {
   return s["failed"].get<int>() > 0 ? 2 : 0;
 }
 
-// ---- calibrate ---------------------------------------------------------------------------
-
-namespace {
-
-// The calibration objective: the RMS over files of the trajectory errors, position and yaw each
-// relative to issue 5's accuracy targets (3 mm, 3 deg), so neither unit dominates.
-struct Objective {
-  const std::vector<PushFile>* files;
-  ValidateOptions base;
-  std::string surface;
-  unsigned jobs;
-  int evaluations = 0;
-
-  double operator()(const SurfaceFriction& mu) {
-    ++evaluations;
-    ValidateOptions o = base;
-    o.surfaces[surface] = mu;
-    o.record = false;
-    const std::size_t n = files->size();
-    std::vector<double> cost(n);
-    run_ordered(
-        n, jobs,
-        [&](std::size_t i) {
-          ValidateOptions mine = o;
-          mine.out_dir = fs::temp_directory_path() / ("graspsim-calibrate-" + std::to_string(::getpid()) + "-" + std::to_string(i));
-          const PushResult r = validate_push((*files)[i], mine);
-          fs::remove_all(mine.out_dir);
-          cost[i] = std::pow(r.rms_pos * 1e3 / 3.0, 2) + std::pow(r.rms_yaw * 180 / M_PI / 3.0, 2);
-        },
-        [](std::size_t) {});
-    double sum = 0;
-    for (double c : cost) sum += c;
-    return std::sqrt(sum / n);
-  }
-};
-
-// Golden-section search of a unimodal cost on [lo, hi] to a bracket narrower than `tol`.
-template <class F>
-double golden_section(F&& f, double lo, double hi, double tol) {
-  const double g = (std::sqrt(5.0) - 1) / 2;
-  double a = lo, b = hi, c = b - g * (b - a), d = a + g * (b - a);
-  double fc = f(c), fd = f(d);
-  while (b - a > tol) {
-    if (fc < fd) b = d, d = c, fd = fc, c = b - g * (b - a), fc = f(c);
-    else a = c, c = d, fc = fd, d = a + g * (b - a), fd = f(d);
-  }
-  return fc < fd ? c : d;
-}
-
-}  // namespace
-
 int cmd_calibrate_mcube(const McubeArgs& args) {
   const std::vector<std::string> paths = expand(args.paths);
   std::vector<PushFile> files;
@@ -289,38 +153,26 @@ int cmd_calibrate_mcube(const McubeArgs& args) {
   }
   if (files.empty())
     throw gs::InputError("none of the " + std::to_string(paths.size()) + " files given is on surface '" + args.surface + "'");
-  ValidateOptions base = base_options(args, paths);
-  SurfaceFriction mu = base.surfaces.count(args.surface) ? base.surfaces[args.surface] : SurfaceFriction{0.2, 0.25};
-  const SurfaceFriction start = mu;
-  Objective cost{&files, base, args.surface, args.jobs};
-  const double before = cost(mu);
-  std::printf("calibrating '%s' on %zu files; start mu_ground %.4f mu_pusher %.4f: cost %.4f\n", args.surface.c_str(),
-              files.size(), mu.mu_ground, mu.mu_pusher, before);
+  const ValidateOptions base = base_options(args, paths);
+  const auto known = base.surfaces.find(args.surface);
+  const SurfaceFriction start = known != base.surfaces.end() ? known->second : SurfaceFriction{0.2, 0.25};
+  std::printf("calibrating '%s' on %zu files from mu_ground %.4f, mu_pusher %.4f\n", args.surface.c_str(), files.size(),
+              start.mu_ground, start.mu_pusher);
   std::fflush(stdout);
-  // Friction coefficients of plastics and wood on each other lie well inside [0.02, 0.8].
-  for (int round = 0; round < (args.fit_pusher ? 2 : 1); ++round) {
-    mu.mu_ground = golden_section([&](double x) { return cost({x, mu.mu_pusher}); }, 0.02, 0.8, args.tolerance);
-    std::printf("  mu_ground %.4f\n", mu.mu_ground);
-    std::fflush(stdout);
-    if (args.fit_pusher) {
-      mu.mu_pusher = golden_section([&](double x) { return cost({mu.mu_ground, x}); }, 0.02, 0.8, args.tolerance);
-      std::printf("  mu_pusher %.4f\n", mu.mu_pusher);
-    }
-  }
-  double after = cost(mu);
-  if (after > before) {  // the cost is flat and a little noisy in mu: never leave it worse
-    mu = start;
-    after = before;
-  }
+  const Calibration c = calibrate_surface(files, base, args.surface, start, args.fit_pusher, args.tolerance, args.jobs,
+                                          [](const std::string& line) {
+                                            std::printf("  %s\n", line.c_str());
+                                            std::fflush(stdout);
+                                          });
   std::string settings;
   for (const auto& s : base.sets) settings += " --set " + s;
   char prov[512];
   std::snprintf(prov, sizeof prov, "graspsim calibrate mcube%s on %zu %s files (%s path%s): cost %.4f -> %.4f in %d runs",
                 args.fit_pusher ? " --pusher" : "", files.size(), args.surface.c_str(), args.path_mode.c_str(),
-                settings.c_str(), before, after, cost.evaluations);
-  write_surface_entry(surfaces_file(args), args.surface, mu, prov);
-  std::printf("%s: mu_ground %.4f, mu_pusher %.4f written to %s\n", args.surface.c_str(), mu.mu_ground, mu.mu_pusher,
-              surfaces_file(args).c_str());
+                settings.c_str(), c.cost_before, c.cost_after, c.evaluations);
+  write_surface_entry(surfaces_file(args), args.surface, c.mu, prov);
+  std::printf("%s: mu_ground %.4f, mu_pusher %.4f (cost %.4f -> %.4f) written to %s\n", args.surface.c_str(), c.mu.mu_ground,
+              c.mu.mu_pusher, c.cost_before, c.cost_after, surfaces_file(args).c_str());
   return 0;
 }
 

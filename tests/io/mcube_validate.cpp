@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "io/mcube.h"
+#include "io/mcube_batch.h"
 #include "io/mcube_validate.h"
 #include "io/run.h"
 #include "io/scene.h"
@@ -139,6 +140,32 @@ TEST(McubeValidate, RegressionOnThreeRealPushes) {
     EXPECT_LT(r.pos_err * 1e3, c.max_pos_err_mm);
     EXPECT_LT(r.yaw_err * 180 / M_PI, c.max_yaw_err_deg);
   }
+}
+
+// The summary's medians cover the usable files only, per group too; failures and unusable files
+// are counted and listed.
+TEST(McubeValidate, SummaryMediansOverUsableFiles) {
+  const auto row = [](const char* shape, const char* surface, double pos, double yaw, bool usable = true) {
+    nlohmann::json r = {{"file", std::string(shape) + ".h5"}, {"shape", shape}, {"surface", surface}, {"status", "ok"},
+                        {"pos_err_mm", pos}, {"yaw_err_deg", yaw}, {"rms_pos_mm", pos / 2}, {"rms_yaw_deg", yaw / 2},
+                        {"usable", usable}};
+    if (!usable) r["unusable_reason"] = "began mid-push";
+    return r;
+  };
+  const std::vector<nlohmann::json> rows = {
+      row("rect1", "abs", 1, 10), row("rect1", "abs", 3, 30), row("hex", "abs", 2, 20), row("rect1", "plywood", 100, 100, false),
+      {{"file", "bad.h5"}, {"status", "error"}, {"error", "truncated"}}};
+  const nlohmann::json s = summarize(rows);
+  EXPECT_EQ(s["files"], 5);
+  EXPECT_EQ(s["ok"], 4);
+  EXPECT_EQ(s["failed"], 1);
+  EXPECT_EQ(s["usable"], 3);
+  EXPECT_EQ(s["unusable"].size(), 1u);
+  EXPECT_DOUBLE_EQ(s["median_pos_err_mm"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(s["median_yaw_err_deg"].get<double>(), 20.0);
+  EXPECT_DOUBLE_EQ(s["groups"]["shape=rect1"]["median_pos_err_mm"].get<double>(), 2.0);  // (1 + 3) / 2
+  EXPECT_EQ(s["groups"]["shape=rect1"]["files"], 2);
+  EXPECT_FALSE(s["groups"].contains("surface=plywood"));
 }
 
 }  // namespace

@@ -1,0 +1,136 @@
+// Validation runs over many MCube recordings: summary statistics and friction calibration.
+
+#include "io/mcube_batch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <numbers>
+
+#include <unistd.h>
+
+#include "core/parallel.h"
+
+namespace graspsim::mcube {
+namespace {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Golden-section search of a unimodal cost on [lo, hi] to a bracket narrower than `tol`.
+template <class F>
+double golden_section(F&& f, double lo, double hi, double tol) {
+  const double g = (std::sqrt(5.0) - 1) / 2;
+  double a = lo, b = hi, c = b - g * (b - a), d = a + g * (b - a);
+  double fc = f(c), fd = f(d);
+  while (b - a > tol) {
+    if (fc < fd) b = d, d = c, fd = fc, c = b - g * (b - a), fc = f(c);
+    else a = c, c = d, fc = fd, d = a + g * (b - a), fd = f(d);
+  }
+  return fc < fd ? c : d;
+}
+
+}  // namespace
+
+nlohmann::json summarize(const std::vector<nlohmann::json>& rows) {
+  std::map<std::string, std::vector<const nlohmann::json*>> groups;
+  nlohmann::json failures = nlohmann::json::array(), unusable = nlohmann::json::array();
+  for (const auto& r : rows) {
+    if (r["status"] != "ok") {
+      failures.push_back({{"file", r["file"]}, {"error", r["error"]}});
+      continue;
+    }
+    if (!r.value("usable", true)) {
+      unusable.push_back({{"file", r["file"]}, {"reason", r["unusable_reason"]}});
+      continue;
+    }
+    groups["all"].push_back(&r);
+    groups["shape=" + r["shape"].get<std::string>()].push_back(&r);
+    groups["surface=" + r["surface"].get<std::string>()].push_back(&r);
+  }
+  const auto stats = [](const std::vector<const nlohmann::json*>& g) {
+    std::vector<double> pos, yaw, rms_pos, rms_yaw;
+    for (const auto* r : g) {
+      pos.push_back((*r)["pos_err_mm"]), yaw.push_back((*r)["yaw_err_deg"]);
+      rms_pos.push_back((*r)["rms_pos_mm"]), rms_yaw.push_back((*r)["rms_yaw_deg"]);
+    }
+    return nlohmann::json{{"files", g.size()},
+                          {"median_pos_err_mm", median(pos)},
+                          {"median_yaw_err_deg", median(yaw)},
+                          {"median_rms_pos_mm", median(rms_pos)},
+                          {"median_rms_yaw_deg", median(rms_yaw)}};
+  };
+  // Medians are over the usable files; the unusable ones are listed with the reason.
+  nlohmann::json s = {{"files", rows.size()},          {"ok", rows.size() - failures.size()},
+                      {"failed", failures.size()},     {"failures", failures},
+                      {"usable", groups["all"].size()}, {"unusable", unusable}};
+  for (const auto& [name, g] : groups) {
+    if (name == "all") {
+      nlohmann::json all = stats(g);
+      all.erase("files");
+      s.update(all);
+    }
+    else s["groups"][name] = stats(g);
+  }
+  return s;
+}
+
+double calibration_cost(const std::vector<PushFile>& files, const ValidateOptions& options, unsigned jobs) {
+  namespace fs = std::filesystem;
+  const std::size_t n = files.size();
+  std::vector<double> cost(n);
+  run_ordered(
+      n, jobs,
+      [&](std::size_t i) {
+        ValidateOptions mine = options;
+        mine.record = false;
+        mine.out_dir = fs::temp_directory_path() / ("graspsim-calibrate-" + std::to_string(::getpid()) + "-" + std::to_string(i));
+        const PushResult r = validate_push(files[i], mine);
+        fs::remove_all(mine.out_dir);
+        cost[i] = std::pow(r.rms_pos * 1e3 / 3.0, 2) + std::pow(r.rms_yaw * 180 / std::numbers::pi / 3.0, 2);
+      },
+      [](std::size_t) {});
+  double sum = 0;
+  for (double c : cost) sum += c;
+  return std::sqrt(sum / static_cast<double>(n));
+}
+
+Calibration calibrate_surface(const std::vector<PushFile>& files, const ValidateOptions& options, const std::string& surface,
+                              const SurfaceFriction& start, bool fit_pusher, double tolerance, unsigned jobs,
+                              const std::function<void(const std::string&)>& progress) {
+  Calibration c;
+  const auto cost = [&](const SurfaceFriction& mu) {
+    ++c.evaluations;
+    ValidateOptions o = options;
+    o.surfaces[surface] = mu;
+    return calibration_cost(files, o, jobs);
+  };
+  const auto say = [&](const char* name, double value) {
+    char line[64];
+    std::snprintf(line, sizeof line, "%s %.4f", name, value);
+    if (progress) progress(line);
+  };
+  SurfaceFriction mu = start;
+  c.cost_before = cost(mu);
+  // Friction coefficients of plastics and wood on each other lie well inside [0.02, 0.8].
+  for (int round = 0; round < (fit_pusher ? 2 : 1); ++round) {
+    mu.mu_ground = golden_section([&](double x) { return cost({x, mu.mu_pusher}); }, 0.02, 0.8, tolerance);
+    say("mu_ground", mu.mu_ground);
+    if (fit_pusher) {
+      mu.mu_pusher = golden_section([&](double x) { return cost({mu.mu_ground, x}); }, 0.02, 0.8, tolerance);
+      say("mu_pusher", mu.mu_pusher);
+    }
+  }
+  c.cost_after = cost(mu);
+  c.mu = mu;
+  if (c.cost_after > c.cost_before) c.mu = start, c.cost_after = c.cost_before;
+  return c;
+}
+
+}  // namespace graspsim::mcube
