@@ -108,6 +108,22 @@ bool implicit_gyroscopic(const Model& model, int root, int end, const Eigen::Ref
   return true;
 }
 
+// The mass block of a lone free body whose centre of mass is its frame origin: with the
+// linear velocity in the world and the angular velocity in the body frame it is the
+// constant diag(m 1, I_c) (+ armature), which the world-frame composite inertias give only
+// up to round-off. Constant bits let free_motion and the operators keep its factor and
+// inverse. Returns false (nothing done) for every other kind of tree.
+bool lone_free_body_mass(const Model& model, int root, int end, MatX& M) {
+  const Body& body = model.bodies[root];
+  const Joint& j = model.joints[body.joint];
+  if (end != root + 1 || j.type != JointType::Free || body.kinematic || !body.com.isZero(0.0)) return false;
+  M.setZero(6, 6);
+  M.topLeftCorner<3, 3>().diagonal().setConstant(body.mass);
+  M.bottomRightCorner<3, 3>() = 0.5 * (body.inertia + body.inertia.transpose());
+  M.diagonal().array() += j.armature;
+  return true;
+}
+
 // Fills problem.trees and problem.v_free; records force-actuator efforts.
 void free_motion(const Model& model, const State& s, Workspace& ws) {
   const double h = model.options.dt;
@@ -162,7 +178,7 @@ void free_motion(const Model& model, const State& s, Workspace& ws) {
       // matrix resized for each would reallocate every step.)
       if (ntrees == static_cast<int>(ws.spook.tree_M.size())) ws.spook.tree_M.emplace_back();
       MatX& M = ws.spook.tree_M[ntrees];
-      mass_matrix_block(model, ws.kin, vb, ve - vb, M);
+      if (!lone_free_body_mass(model, root, end, M)) mass_matrix_block(model, ws.kin, vb, ve - vb, M);
       // Prescribed accelerations act on the dynamic dofs through M_fp.
       if (ws.rhs_f.size() < nv) ws.rhs_f.resize(nv), ws.qacc_prescribed.resize(nv);
       Eigen::Map<VecX> a_p(ws.qacc_prescribed.data(), f0 - vb), rhs_f(ws.rhs_f.data(), n);
@@ -175,10 +191,19 @@ void free_motion(const Model& model, const State& s, Workspace& ws) {
       spook::Tree& tree = P.trees[ntrees++];
       tree.v_begin = f0;
       tree.nv = n;
-      tree.M_llt.compute(Mh);
-      if (tree.M_llt.info() != Eigen::Success)
-        throw std::runtime_error("spook: the mass matrix of the tree of body '" + model.bodies[root].name +
-                                 "' is not positive definite");
+      // A block bitwise equal to this tree's last one keeps its factor (constant blocks: lone
+      // free bodies, sliders on the world), and the operators then keep its inverse too.
+      if (ntrees > static_cast<int>(ws.spook.tree_Mh.size())) ws.spook.tree_Mh.resize(static_cast<size_t>(ntrees));
+      MatX& Mh_last = ws.spook.tree_Mh[ntrees - 1];
+      const bool same = tree.M_llt.rows() == n && tree.M_llt.info() == Eigen::Success && Mh_last.rows() == n &&
+                        Mh_last == Mh;
+      if (!same) {
+        tree.M_llt.compute(Mh);
+        if (tree.M_llt.info() != Eigen::Success)
+          throw std::runtime_error("spook: the mass matrix of the tree of body '" + model.bodies[root].name +
+                                   "' is not positive definite");
+        Mh_last = Mh;
+      }
       if (!implicit_gyroscopic(model, root, end, s.v.segment(f0, n), Mh, h, rhs_f)) tree.M_llt.solveInPlace(rhs_f);
       P.v_free.segment(f0, n) = s.v.segment(f0, n) + h * rhs_f;
     }

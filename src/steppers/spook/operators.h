@@ -33,6 +33,12 @@ struct Operators {
   // then one small matrix-vector product instead of two triangular solves.
   std::vector<double> minv;
   std::vector<int> minv_offset;
+  // The factor each inverse was computed from (same layout as minv), its tree's nv (−1:
+  // none) and offset: a tree whose factor is unchanged bitwise keeps its inverse.
+  std::vector<double> minv_key;
+  std::vector<int> minv_key_nv, minv_key_offset;
+  // Trees touched by row i, ascending: row_trees[row_tree_begin[i] .. row_tree_begin[i + 1]).
+  std::vector<int> row_tree_begin, row_trees;
   // Scratch of make_operators and dense_delassus.
   std::vector<int> parent, first_row_of_tree, island_of_root, touched, tree_rows, tree_first;
   VecX x, y;
