@@ -64,12 +64,16 @@ double add_jacobian_row(const KinematicsData& kin, int row, int body_a, const Ve
   for (auto [body, sign, c] : {std::tuple{body_b, 1.0, c_b}, std::tuple{body_a, -1.0, c_a}}) {
     if (body == 0) continue;
     const Vec3 cxu = c.cross(u);
+    const size_t first = triplets.size();
     for (int d = kin.body_last_dof[body]; d >= 0; d = kin.dof_parent[d]) {
       const double val = angular ? sign * u.dot(kin.S.col(d).head<3>())
                                  : sign * (u.dot(kin.S.col(d).tail<3>()) + cxu.dot(kin.S.col(d).head<3>()));
       triplets.emplace_back(row, d, val);
       jv += val * v[d];
     }
+    // The chain was walked leaf to root (dofs descending): ascending, fill_rows' sort has
+    // little left to do (its stable order, hence J's bits, is the same either way).
+    std::reverse(triplets.begin() + static_cast<std::ptrdiff_t>(first), triplets.end());
   }
   return jv;
 }
@@ -105,22 +109,6 @@ bool implicit_gyroscopic(const Model& model, int root, int end, const Eigen::Ref
   Eigen::Matrix<double, 6, 6> A = Mh;
   A.bottomRightCorner<3, 3>() += h * (skew(w) * I - skew(I * w));
   rhs = A.partialPivLu().solve(Eigen::Matrix<double, 6, 1>(rhs));
-  return true;
-}
-
-// The mass block of a lone free body whose centre of mass is its frame origin: with the
-// linear velocity in the world and the angular velocity in the body frame it is the
-// constant diag(m 1, I_c) (+ armature), which the world-frame composite inertias give only
-// up to round-off. Constant bits let free_motion and the operators keep its factor and
-// inverse. Returns false (nothing done) for every other kind of tree.
-bool lone_free_body_mass(const Model& model, int root, int end, MatX& M) {
-  const Body& body = model.bodies[root];
-  const Joint& j = model.joints[body.joint];
-  if (end != root + 1 || j.type != JointType::Free || body.kinematic || !body.com.isZero(0.0)) return false;
-  M.setZero(6, 6);
-  M.topLeftCorner<3, 3>().diagonal().setConstant(body.mass);
-  M.bottomRightCorner<3, 3>() = 0.5 * (body.inertia + body.inertia.transpose());
-  M.diagonal().array() += j.armature;
   return true;
 }
 
@@ -178,7 +166,7 @@ void free_motion(const Model& model, const State& s, Workspace& ws) {
       // matrix resized for each would reallocate every step.)
       if (ntrees == static_cast<int>(ws.spook.tree_M.size())) ws.spook.tree_M.emplace_back();
       MatX& M = ws.spook.tree_M[ntrees];
-      if (!lone_free_body_mass(model, root, end, M)) mass_matrix_block(model, ws.kin, vb, ve - vb, M);
+      mass_matrix_block(model, ws.kin, vb, ve - vb, M);
       // Prescribed accelerations act on the dynamic dofs through M_fp.
       if (ws.rhs_f.size() < nv) ws.rhs_f.resize(nv), ws.qacc_prescribed.resize(nv);
       Eigen::Map<VecX> a_p(ws.qacc_prescribed.data(), f0 - vb), rhs_f(ws.rhs_f.data(), n);

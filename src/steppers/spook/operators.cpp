@@ -190,6 +190,21 @@ void small_inverses(const Problem& p, Operators& ops) {
   ops.minv_key_offset = ops.minv_offset;
 }
 
+// y = M⁻¹ x over one tree of NV dofs, x given by the row's run [run, e); x is also
+// scattered densely into xd. The same operations, in the same order, as the general loop
+// (so the same bits), with the trip count known.
+template <int NV>
+void minv_times_run(const double* Mi, const RowSpan& row, int run, int e, int vb, double* y, double* xd) {
+  for (int k = 0; k < NV; ++k) y[k] = 0.0, xd[k] = 0.0;
+  for (int r = run; r < e; ++r) {
+    const double xj = row.val[r];
+    xd[row.col[r] - vb] = xj;
+    if (xj == 0.0) continue;
+    const double* col = Mi + (row.col[r] - vb) * NV;
+    for (int k = 0; k < NV; ++k) y[k] += col[k] * xj;
+  }
+}
+
 }  // namespace
 
 void make_operators(const Problem& p, Operators& ops, bool with_islands) {
@@ -206,23 +221,36 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
   ops.W.resize(n, p.nv);
   ops.row_tree_begin.resize(static_cast<size_t>(n) + 1);
   ops.row_trees.clear();
+  ops.loose_begin.resize(static_cast<size_t>(n) + 1);
+  ops.loose_col.clear();
+  ops.loose_val.clear();
+  ops.run_offset.clear();
+  ops.jd.clear();
+  ops.wd.clear();
   double* y = ops.y.data();
   for (int i = 0; i < n; ++i) {
     ops.W.startVec(i);
     ops.row_tree_begin[i] = static_cast<int>(ops.row_trees.size());
+    ops.loose_begin[i] = static_cast<int>(ops.loose_col.size());
     const RowSpan row = row_span(p.J, i);
     for (int e = 0; e < row.size;) {
       const int t = ops.tree_of[row.col[e]];
       if (t < 0) {
+        ops.loose_col.push_back(row.col[e]);
+        ops.loose_val.push_back(row.val[e]);
         ++e;
         continue;
       }
       ops.row_trees.push_back(t);
+      ops.run_offset.push_back(static_cast<int>(ops.jd.size()));
       const Tree& tree = p.trees[t];
       const int vb = tree.v_begin, nv = tree.nv, run = e;
       while (e < row.size && row.col[e] < vb + nv) ++e;
       double xy = 0.0;
-      if (ops.minv_offset[t] >= 0) {
+      if (ops.minv_offset[t] >= 0 && nv == 6) {  // a free body: the loop below, unrolled
+        minv_times_run<6>(ops.minv.data() + ops.minv_offset[t], row, run, e, vb, y, ops.x.data());
+        xy = Eigen::Map<const VecX>(ops.x.data(), 6).dot(Eigen::Map<const VecX>(y, 6));
+      } else if (ops.minv_offset[t] >= 0) {
         const double* Mi = ops.minv.data() + ops.minv_offset[t];
         for (int k = 0; k < nv; ++k) y[k] = 0.0;
         for (int r = run; r < e; ++r) {
@@ -231,7 +259,10 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
           const double* col = Mi + (row.col[r] - vb) * nv;
           for (int k = 0; k < nv; ++k) y[k] += col[k] * xj;
         }
-        for (int r = run; r < e; ++r) xy += row.val[r] * y[row.col[r] - vb];
+        Eigen::Map<VecX> xm(ops.x.data(), nv);
+        xm.setZero();
+        for (int r = run; r < e; ++r) xm[row.col[r] - vb] = row.val[r];
+        xy = xm.dot(Eigen::Map<const VecX>(y, nv));
       } else {
         Eigen::Map<VecX> xm(ops.x.data(), nv), ym(y, nv);
         xm.setZero();
@@ -242,9 +273,15 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
       ops.D[i] += xy;
       for (int k = 0; k < nv; ++k)
         if (y[k] != 0.0) ops.W.insertBack(i, vb + k) = y[k];
+      // The dense run of J and W for PGS (zeros included).
+      const size_t off = ops.jd.size();
+      ops.jd.resize(off + static_cast<size_t>(nv), 0.0);
+      for (int r = run; r < e; ++r) ops.jd[off + static_cast<size_t>(row.col[r] - vb)] = row.val[r];
+      ops.wd.insert(ops.wd.end(), y, y + nv);
     }
   }
   ops.row_tree_begin[n] = static_cast<int>(ops.row_trees.size());
+  ops.loose_begin[n] = static_cast<int>(ops.loose_col.size());
   ops.W.finalize();
   ops.contact_of_row.assign(n, -1);
   for (int c = 0; c < static_cast<int>(p.contacts.size()); ++c) {
