@@ -61,7 +61,10 @@ double add_jacobian_row(const KinematicsData& kin, int row, int body_a, const Ve
                         const Vec3& u, const VecX& v, std::vector<Eigen::Triplet<double>>& triplets,
                         bool angular = false) {
   double jv = 0.0;
+  const size_t row_begin = triplets.size();
+  size_t b_end = row_begin;
   for (auto [body, sign, c] : {std::tuple{body_b, 1.0, c_b}, std::tuple{body_a, -1.0, c_a}}) {
+    b_end = triplets.size();  // (after the loop: where A's entries begin)
     if (body == 0) continue;
     const Vec3 cxu = c.cross(u);
     const size_t first = triplets.size();
@@ -74,6 +77,13 @@ double add_jacobian_row(const KinematicsData& kin, int row, int body_a, const Ve
     // The chain was walked leaf to root (dofs descending): ascending, fill_rows' sort has
     // little left to do (its stable order, hence J's bits, is the same either way).
     std::reverse(triplets.begin() + static_cast<std::ptrdiff_t>(first), triplets.end());
+  }
+  // B's run and A's run are each ascending; when all of A's dofs precede B's (two trees, no
+  // shared column to sum) the row is sorted by swapping the runs.
+  if (b_end > row_begin && triplets.size() > b_end && triplets.back().col() < triplets[row_begin].col()) {
+    const auto begin = triplets.begin();
+    std::rotate(begin + static_cast<std::ptrdiff_t>(row_begin), begin + static_cast<std::ptrdiff_t>(b_end),
+                triplets.end());
   }
   return jv;
 }

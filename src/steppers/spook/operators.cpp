@@ -247,9 +247,11 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
       const int vb = tree.v_begin, nv = tree.nv, run = e;
       while (e < row.size && row.col[e] < vb + nv) ++e;
       double xy = 0.0;
-      if (ops.minv_offset[t] >= 0 && nv == 6) {  // a free body: the loop below, unrolled
-        minv_times_run<6>(ops.minv.data() + ops.minv_offset[t], row, run, e, vb, y, ops.x.data());
-        xy = Eigen::Map<const VecX>(ops.x.data(), 6).dot(Eigen::Map<const VecX>(y, 6));
+      if (ops.minv_offset[t] >= 0 && (nv == 6 || nv == 1)) {  // free bodies, sliders: the loop below, unrolled
+        const double* Mi = ops.minv.data() + ops.minv_offset[t];
+        if (nv == 6) minv_times_run<6>(Mi, row, run, e, vb, y, ops.x.data());
+        else minv_times_run<1>(Mi, row, run, e, vb, y, ops.x.data());
+        xy = Eigen::Map<const VecX>(ops.x.data(), nv).dot(Eigen::Map<const VecX>(y, nv));
       } else if (ops.minv_offset[t] >= 0) {
         const double* Mi = ops.minv.data() + ops.minv_offset[t];
         for (int k = 0; k < nv; ++k) y[k] = 0.0;
