@@ -355,15 +355,13 @@ void dense_delassus(const Problem& p, Operators& ops, const int* rows, int m, Ma
     for (int node = ops.tree_first[t]; node >= 0; node = ops.tree_rows[2 * node + 1]) ++k;
     if (static_cast<int>(ops.jt.size()) < k * tree.nv) ops.jt.resize(k * tree.nv), ops.wt.resize(k * tree.nv);
     RowMajorMap Jt(ops.jt.data(), k, tree.nv), Wt(ops.wt.data(), k, tree.nv);
-    Jt.setZero();
-    Wt.setZero();
     int r = 0;
     for (int node = ops.tree_first[t]; node >= 0; node = ops.tree_rows[2 * node + 1], ++r) {
       const int i = rows[ops.tree_rows[2 * node]];
-      for (SparseRows::InnerIterator it(p.J, i); it; ++it)
-        if (ops.tree_of[it.col()] == t) Jt(r, it.col() - tree.v_begin) = it.value();
-      for (SparseRows::InnerIterator it(ops.W, i); it; ++it)
-        if (ops.tree_of[it.col()] == t) Wt(r, it.col() - tree.v_begin) = it.value();
+      int k_run = ops.row_tree_begin[i];  // the row's run on tree t: its J and W over the tree's dofs
+      while (ops.row_trees[k_run] != t) ++k_run;
+      const size_t off = static_cast<size_t>(ops.run_offset[k_run]);
+      for (int d = 0; d < tree.nv; ++d) Jt(r, d) = ops.jd[off + d], Wt(r, d) = ops.wd[off + d];
     }
     int ra = 0;
     for (int na = ops.tree_first[t]; na >= 0; na = ops.tree_rows[2 * na + 1], ++ra) {
