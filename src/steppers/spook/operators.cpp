@@ -190,18 +190,26 @@ void small_inverses(const Problem& p, Operators& ops) {
   ops.minv_key_offset = ops.minv_offset;
 }
 
-// y = M⁻¹ x over one tree of NV dofs, x given by the row's run [run, e); x is also
-// scattered densely into xd. The same operations, in the same order, as the general loop
-// (so the same bits), with the trip count known.
+// y = M⁻¹ x over one tree of NV dofs (x given by the row's run [run, e)); returns x·y.
+// The same operations in the same order as the general path (so the same bits), with the
+// trip count known and x, y in registers: y accumulates M⁻¹'s columns of the nonzero x_j
+// in ascending j, and x·y is summed as Eigen's dynamic-size dot does with SSE2 packets
+// (two lanes, pairs of packets, the lanes added last).
 template <int NV>
-void minv_times_run(const double* Mi, const RowSpan& row, int run, int e, int vb, double* y, double* xd) {
-  for (int k = 0; k < NV; ++k) y[k] = 0.0, xd[k] = 0.0;
-  for (int r = run; r < e; ++r) {
-    const double xj = row.val[r];
-    xd[row.col[r] - vb] = xj;
-    if (xj == 0.0) continue;
-    const double* col = Mi + (row.col[r] - vb) * NV;
-    for (int k = 0; k < NV; ++k) y[k] += col[k] * xj;
+double minv_times_run(const double* Mi, const RowSpan& row, int run, int e, int vb, double* y_out) {
+  double x[NV], y[NV];
+  for (int k = 0; k < NV; ++k) x[k] = 0.0, y[k] = 0.0;
+  for (int r = run; r < e; ++r) x[row.col[r] - vb] = row.val[r];
+  for (int j = 0; j < NV; ++j) {
+    if (x[j] == 0.0) continue;
+    for (int k = 0; k < NV; ++k) y[k] += Mi[j * NV + k] * x[j];
+  }
+  for (int k = 0; k < NV; ++k) y_out[k] = y[k];
+  if constexpr (NV == 6) {
+    return ((x[0] * y[0] + x[2] * y[2]) + x[4] * y[4]) + ((x[1] * y[1] + x[3] * y[3]) + x[5] * y[5]);
+  } else {
+    static_assert(NV == 1, "dot order written for 1 and 6 dofs");
+    return x[0] * y[0];
   }
 }
 
@@ -249,9 +257,7 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
       double xy = 0.0;
       if (ops.minv_offset[t] >= 0 && (nv == 6 || nv == 1)) {  // free bodies, sliders: the loop below, unrolled
         const double* Mi = ops.minv.data() + ops.minv_offset[t];
-        if (nv == 6) minv_times_run<6>(Mi, row, run, e, vb, y, ops.x.data());
-        else minv_times_run<1>(Mi, row, run, e, vb, y, ops.x.data());
-        xy = Eigen::Map<const VecX>(ops.x.data(), nv).dot(Eigen::Map<const VecX>(y, nv));
+        xy = nv == 6 ? minv_times_run<6>(Mi, row, run, e, vb, y) : minv_times_run<1>(Mi, row, run, e, vb, y);
       } else if (ops.minv_offset[t] >= 0) {
         const double* Mi = ops.minv.data() + ops.minv_offset[t];
         for (int k = 0; k < nv; ++k) y[k] = 0.0;
