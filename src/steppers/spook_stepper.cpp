@@ -61,15 +61,29 @@ double add_jacobian_row(const KinematicsData& kin, int row, int body_a, const Ve
                         const Vec3& u, const VecX& v, std::vector<Eigen::Triplet<double>>& triplets,
                         bool angular = false) {
   double jv = 0.0;
+  const size_t row_begin = triplets.size();
+  size_t b_end = row_begin;
   for (auto [body, sign, c] : {std::tuple{body_b, 1.0, c_b}, std::tuple{body_a, -1.0, c_a}}) {
+    b_end = triplets.size();  // (after the loop: where A's entries begin)
     if (body == 0) continue;
     const Vec3 cxu = c.cross(u);
+    const size_t first = triplets.size();
     for (int d = kin.body_last_dof[body]; d >= 0; d = kin.dof_parent[d]) {
       const double val = angular ? sign * u.dot(kin.S.col(d).head<3>())
                                  : sign * (u.dot(kin.S.col(d).tail<3>()) + cxu.dot(kin.S.col(d).head<3>()));
       triplets.emplace_back(row, d, val);
       jv += val * v[d];
     }
+    // The chain was walked leaf to root (dofs descending): ascending, fill_rows' sort has
+    // little left to do (its stable order, hence J's bits, is the same either way).
+    std::reverse(triplets.begin() + static_cast<std::ptrdiff_t>(first), triplets.end());
+  }
+  // B's run and A's run are each ascending; when all of A's dofs precede B's (two trees, no
+  // shared column to sum) the row is sorted by swapping the runs.
+  if (b_end > row_begin && triplets.size() > b_end && triplets.back().col() < triplets[row_begin].col()) {
+    const auto begin = triplets.begin();
+    std::rotate(begin + static_cast<std::ptrdiff_t>(row_begin), begin + static_cast<std::ptrdiff_t>(b_end),
+                triplets.end());
   }
   return jv;
 }
@@ -175,10 +189,19 @@ void free_motion(const Model& model, const State& s, Workspace& ws) {
       spook::Tree& tree = P.trees[ntrees++];
       tree.v_begin = f0;
       tree.nv = n;
-      tree.M_llt.compute(Mh);
-      if (tree.M_llt.info() != Eigen::Success)
-        throw std::runtime_error("spook: the mass matrix of the tree of body '" + model.bodies[root].name +
-                                 "' is not positive definite");
+      // A block bitwise equal to this tree's last one keeps its factor (constant blocks: lone
+      // free bodies, sliders on the world), and the operators then keep its inverse too.
+      if (ntrees > static_cast<int>(ws.spook.tree_Mh.size())) ws.spook.tree_Mh.resize(static_cast<size_t>(ntrees));
+      MatX& Mh_last = ws.spook.tree_Mh[ntrees - 1];
+      const bool same = tree.M_llt.rows() == n && tree.M_llt.info() == Eigen::Success && Mh_last.rows() == n &&
+                        Mh_last == Mh;
+      if (!same) {
+        tree.M_llt.compute(Mh);
+        if (tree.M_llt.info() != Eigen::Success)
+          throw std::runtime_error("spook: the mass matrix of the tree of body '" + model.bodies[root].name +
+                                   "' is not positive definite");
+        Mh_last = Mh;
+      }
       if (!implicit_gyroscopic(model, root, end, s.v.segment(f0, n), Mh, h, rhs_f)) tree.M_llt.solveInPlace(rhs_f);
       P.v_free.segment(f0, n) = s.v.segment(f0, n) + h * rhs_f;
     }

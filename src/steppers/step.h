@@ -44,6 +44,7 @@ struct SpookScratch {
   std::vector<ContactMemory> memory;  // next State::contacts (swapped in)
   VecX damping;                      // joint damping per dof
   std::vector<MatX> tree_M;          // mass-matrix block of each tree
+  std::vector<MatX> tree_Mh;         // each tree's factored block (M + hD) of the last step
   spook::SolverScratch solver;
   spook::Solution solution;
 };

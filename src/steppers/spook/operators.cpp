@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -29,40 +30,44 @@ int find_root(std::vector<int>& parent, int i) {
   return i;
 }
 
-// Trees touched by row i of J, ascending (J's columns are sorted and trees own contiguous
-// dof ranges in tree order, so consecutive duplicates are the only ones).
-void trees_of_row(const Problem& p, const std::vector<int>& tree_of, int i, std::vector<int>& out) {
-  out.clear();
-  for (SparseRows::InnerIterator it(p.J, i); it; ++it) {
-    const int t = tree_of[it.col()];
-    if (t >= 0 && (out.empty() || out.back() != t)) out.push_back(t);
-  }
-}
-
-void find_islands(const Problem& p, Operators& ops) {
+// Trees touched by each row of J, ascending (J's columns are sorted and trees own
+// contiguous dof ranges in tree order): ops.row_trees[row_tree_begin[i] ..
+// row_tree_begin[i + 1]). make_operators fills them while it builds W.
+void fill_row_trees(const Problem& p, Operators& ops) {
   const int n = p.nrows();
-  std::vector<int>& parent = ops.parent;
-  parent.resize(n);
-  std::iota(parent.begin(), parent.end(), 0);
-  auto unite = [&](int a, int b) { parent[find_root(parent, a)] = find_root(parent, b); };
-  ops.first_row_of_tree.assign(p.trees.size(), -1);
-  for (int i = 0; i < n; ++i)
+  ops.row_tree_begin.resize(static_cast<size_t>(n) + 1);
+  ops.row_trees.clear();
+  for (int i = 0; i < n; ++i) {
+    ops.row_tree_begin[i] = static_cast<int>(ops.row_trees.size());
     for (SparseRows::InnerIterator it(p.J, i); it; ++it) {
       const int t = ops.tree_of[it.col()];
-      if (t < 0) continue;
-      if (ops.first_row_of_tree[t] < 0) ops.first_row_of_tree[t] = i;
-      else unite(i, ops.first_row_of_tree[t]);
+      if (t >= 0 && (static_cast<int>(ops.row_trees.size()) == ops.row_tree_begin[i] || ops.row_trees.back() != t))
+        ops.row_trees.push_back(t);
     }
+  }
+  ops.row_tree_begin[n] = static_cast<int>(ops.row_trees.size());
+}
+
+// Union-find over trees and rows (nodes [0, ntrees) are trees, ntrees + i is row i): a row
+// joins the trees it touches, so rows sharing a tree meet through it.
+void find_islands(const Problem& p, Operators& ops) {
+  const int n = p.nrows(), nt = static_cast<int>(p.trees.size());
+  std::vector<int>& parent = ops.parent;
+  parent.resize(static_cast<size_t>(nt) + n);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto unite = [&](int a, int b) { parent[find_root(parent, a)] = find_root(parent, b); };
+  for (int i = 0; i < n; ++i)
+    for (int k = ops.row_tree_begin[i]; k < ops.row_tree_begin[i + 1]; ++k) unite(nt + i, ops.row_trees[k]);
   for (const ContactRows& c : p.contacts) {
-    for (int r : c.friction) unite(r, c.normal);
-    if (c.torsion >= 0) unite(c.torsion, c.normal);
+    for (int r : c.friction) unite(nt + r, nt + c.normal);
+    if (c.torsion >= 0) unite(nt + c.torsion, nt + c.normal);
   }
   // Number the islands by first row, count their rows, then place the rows (ascending).
-  ops.island_of_root.assign(n, -1);
+  ops.island_of_root.assign(parent.size(), -1);
   ops.island_begin.assign(1, 0);
   ops.touched.resize(n);  // island of each row
   for (int i = 0; i < n; ++i) {
-    const int r = find_root(parent, i);
+    const int r = find_root(parent, nt + i);
     if (ops.island_of_root[r] < 0) {
       ops.island_of_root[r] = static_cast<int>(ops.island_begin.size()) - 1;
       ops.island_begin.push_back(0);
@@ -138,13 +143,23 @@ void validate(const Problem& p, std::vector<int>& owner) {
 
 double friction_bound(double mu, double lambda_n) { return mu * std::max(lambda_n, 0.0); }
 
-void make_operators(const Problem& p, Operators& ops, bool with_islands) {
-  fill_tree_of(p, ops.tree_of);
-  const int n = p.nrows();
-  ops.D = p.compliance;
-  int max_nv = 0;
-  for (const Tree& t : p.trees) max_nv = std::max(max_nv, t.nv);
-  if (ops.x.size() < max_nv) ops.x.resize(max_nv), ops.y.resize(max_nv);
+namespace {
+
+// J's row i as raw arrays (J may be uncompressed when a caller built it by insert()).
+struct RowSpan {
+  const int* col;
+  const double* val;
+  int size;
+};
+RowSpan row_span(const SparseRows& J, int i) {
+  const int begin = J.outerIndexPtr()[i];
+  const int size = J.isCompressed() ? J.outerIndexPtr()[i + 1] - begin : J.innerNonZeroPtr()[i];
+  return {J.innerIndexPtr() + begin, J.valuePtr() + begin, size};
+}
+
+// M_t⁻¹ of every small tree. A tree whose factor is bitwise the one of the last call (a
+// constant mass block: a lone free body, a slider on the world) keeps its inverse.
+void small_inverses(const Problem& p, Operators& ops) {
   ops.minv_offset.assign(p.trees.size(), -1);
   size_t size = 0;
   for (size_t t = 0; t < p.trees.size(); ++t)
@@ -153,38 +168,128 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
       size += static_cast<size_t>(p.trees[t].nv) * p.trees[t].nv;
     }
   ops.minv.resize(size);
-  for (size_t t = 0; t < p.trees.size(); ++t)
-    if (ops.minv_offset[t] >= 0) {
-      Eigen::Map<MatX> Mi(ops.minv.data() + ops.minv_offset[t], p.trees[t].nv, p.trees[t].nv);
-      Mi.setIdentity();
-      p.trees[t].M_llt.solveInPlace(Mi);
+  ops.minv_key.resize(size);
+  if (ops.minv_key_nv.size() != p.trees.size()) ops.minv_key_nv.assign(p.trees.size(), -1);
+  for (size_t t = 0; t < p.trees.size(); ++t) {
+    const int o = ops.minv_offset[t], nv = p.trees[t].nv;
+    if (o < 0) {
+      ops.minv_key_nv[t] = -1;
+      continue;
     }
+    const MatX& factor = p.trees[t].M_llt.matrixLLT();
+    double* key = ops.minv_key.data() + o;
+    const size_t bytes = sizeof(double) * static_cast<size_t>(nv) * nv;
+    if (ops.minv_key_nv[t] == nv && ops.minv_key_offset[t] == o && std::memcmp(key, factor.data(), bytes) == 0)
+      continue;
+    std::memcpy(key, factor.data(), bytes);
+    Eigen::Map<MatX> Mi(ops.minv.data() + o, nv, nv);
+    Mi.setIdentity();
+    p.trees[t].M_llt.solveInPlace(Mi);
+    ops.minv_key_nv[t] = nv;
+  }
+  ops.minv_key_offset = ops.minv_offset;
+}
+
+// y = M⁻¹ x over one tree of NV dofs (x given by the row's run [run, e)); returns x·y.
+// The same operations in the same order as the general path (so the same bits), with the
+// trip count known and x, y in registers: y accumulates M⁻¹'s columns of the nonzero x_j
+// in ascending j, and x·y is summed as Eigen's dynamic-size dot does with SSE2 packets
+// (two lanes, pairs of packets, the lanes added last).
+template <int NV>
+double minv_times_run(const double* Mi, const RowSpan& row, int run, int e, int vb, double* y_out) {
+  double x[NV], y[NV];
+  for (int k = 0; k < NV; ++k) x[k] = 0.0, y[k] = 0.0;
+  for (int r = run; r < e; ++r) x[row.col[r] - vb] = row.val[r];
+  for (int j = 0; j < NV; ++j) {
+    if (x[j] == 0.0) continue;
+    for (int k = 0; k < NV; ++k) y[k] += Mi[j * NV + k] * x[j];
+  }
+  for (int k = 0; k < NV; ++k) y_out[k] = y[k];
+  if constexpr (NV == 6) {
+    return ((x[0] * y[0] + x[2] * y[2]) + x[4] * y[4]) + ((x[1] * y[1] + x[3] * y[3]) + x[5] * y[5]);
+  } else {
+    static_assert(NV == 1, "dot order written for 1 and 6 dofs");
+    return x[0] * y[0];
+  }
+}
+
+}  // namespace
+
+void make_operators(const Problem& p, Operators& ops, bool with_islands) {
+  fill_tree_of(p, ops.tree_of);
+  const int n = p.nrows();
+  ops.D = p.compliance;
+  int max_nv = 0;
+  for (const Tree& t : p.trees) max_nv = std::max(max_nv, t.nv);
+  if (ops.x.size() < max_nv) ops.x.resize(max_nv), ops.y.resize(max_nv);
+  small_inverses(p, ops);
   // W is written row by row in column order (trees ascend with their dofs), into storage
-  // kept from the previous step.
+  // kept from the previous step. A row's columns ascend and each tree owns a contiguous
+  // dof range, so a tree's entries in the row are one run of them.
   ops.W.resize(n, p.nv);
+  ops.row_tree_begin.resize(static_cast<size_t>(n) + 1);
+  ops.row_trees.clear();
+  ops.loose_begin.resize(static_cast<size_t>(n) + 1);
+  ops.loose_col.clear();
+  ops.loose_val.clear();
+  ops.run_offset.clear();
+  ops.jd.clear();
+  ops.wd.clear();
+  double* y = ops.y.data();
   for (int i = 0; i < n; ++i) {
     ops.W.startVec(i);
-    trees_of_row(p, ops.tree_of, i, ops.touched);
-    for (int t : ops.touched) {
-      const Tree& tree = p.trees[t];
-      Eigen::Map<VecX> x(ops.x.data(), tree.nv), y(ops.y.data(), tree.nv);
-      x.setZero();
-      for (SparseRows::InnerIterator it(p.J, i); it; ++it)
-        if (ops.tree_of[it.col()] == t) x[it.col() - tree.v_begin] = it.value();
-      if (ops.minv_offset[t] >= 0) {
-        const double* Mi = ops.minv.data() + ops.minv_offset[t];
-        for (int k = 0; k < tree.nv; ++k) y[k] = 0.0;
-        for (int j = 0; j < tree.nv; ++j)
-          if (x[j] != 0.0)
-            for (int k = 0; k < tree.nv; ++k) y[k] += Mi[j * tree.nv + k] * x[j];
-      } else {
-        y = tree.M_llt.solve(x);
+    ops.row_tree_begin[i] = static_cast<int>(ops.row_trees.size());
+    ops.loose_begin[i] = static_cast<int>(ops.loose_col.size());
+    const RowSpan row = row_span(p.J, i);
+    for (int e = 0; e < row.size;) {
+      const int t = ops.tree_of[row.col[e]];
+      if (t < 0) {
+        ops.loose_col.push_back(row.col[e]);
+        ops.loose_val.push_back(row.val[e]);
+        ++e;
+        continue;
       }
-      ops.D[i] += x.dot(y);
-      for (int k = 0; k < tree.nv; ++k)
-        if (y[k] != 0.0) ops.W.insertBack(i, tree.v_begin + k) = y[k];
+      ops.row_trees.push_back(t);
+      ops.run_offset.push_back(static_cast<int>(ops.jd.size()));
+      const Tree& tree = p.trees[t];
+      const int vb = tree.v_begin, nv = tree.nv, run = e;
+      while (e < row.size && row.col[e] < vb + nv) ++e;
+      double xy = 0.0;
+      if (ops.minv_offset[t] >= 0 && (nv == 6 || nv == 1)) {  // free bodies, sliders: the loop below, unrolled
+        const double* Mi = ops.minv.data() + ops.minv_offset[t];
+        xy = nv == 6 ? minv_times_run<6>(Mi, row, run, e, vb, y) : minv_times_run<1>(Mi, row, run, e, vb, y);
+      } else if (ops.minv_offset[t] >= 0) {
+        const double* Mi = ops.minv.data() + ops.minv_offset[t];
+        for (int k = 0; k < nv; ++k) y[k] = 0.0;
+        for (int r = run; r < e; ++r) {
+          const double xj = row.val[r];
+          if (xj == 0.0) continue;
+          const double* col = Mi + (row.col[r] - vb) * nv;
+          for (int k = 0; k < nv; ++k) y[k] += col[k] * xj;
+        }
+        Eigen::Map<VecX> xm(ops.x.data(), nv);
+        xm.setZero();
+        for (int r = run; r < e; ++r) xm[row.col[r] - vb] = row.val[r];
+        xy = xm.dot(Eigen::Map<const VecX>(y, nv));
+      } else {
+        Eigen::Map<VecX> xm(ops.x.data(), nv), ym(y, nv);
+        xm.setZero();
+        for (int r = run; r < e; ++r) xm[row.col[r] - vb] = row.val[r];
+        ym = tree.M_llt.solve(xm);
+        xy = xm.dot(ym);
+      }
+      ops.D[i] += xy;
+      for (int k = 0; k < nv; ++k)
+        if (y[k] != 0.0) ops.W.insertBack(i, vb + k) = y[k];
+      // The dense run of J and W for PGS (zeros included).
+      const size_t off = ops.jd.size();
+      ops.jd.resize(off + static_cast<size_t>(nv), 0.0);
+      for (int r = run; r < e; ++r) ops.jd[off + static_cast<size_t>(row.col[r] - vb)] = row.val[r];
+      ops.wd.insert(ops.wd.end(), y, y + nv);
     }
   }
+  ops.row_tree_begin[n] = static_cast<int>(ops.row_trees.size());
+  ops.loose_begin[n] = static_cast<int>(ops.loose_col.size());
   ops.W.finalize();
   ops.contact_of_row.assign(n, -1);
   for (int c = 0; c < static_cast<int>(p.contacts.size()); ++c) {
@@ -224,6 +329,7 @@ VecX row_residual(const Problem& p, const VecX& v, const VecX& lambda) {
 std::vector<std::vector<int>> islands(const Problem& p) {
   Operators ops;
   fill_tree_of(p, ops.tree_of);
+  fill_row_trees(p, ops);
   find_islands(p, ops);
   std::vector<std::vector<int>> out(ops.nislands());
   for (int k = 0; k < ops.nislands(); ++k)
@@ -241,8 +347,8 @@ void dense_delassus(const Problem& p, Operators& ops, const int* rows, int m, Ma
   ops.tree_rows.clear();   // node k: local row tree_rows[2k], next node tree_rows[2k + 1]
   ops.first_row_of_tree.clear();  // trees in the order first met
   for (int a = m - 1; a >= 0; --a) {
-    trees_of_row(p, ops.tree_of, rows[a], ops.touched);
-    for (int t : ops.touched) {
+    for (int k = ops.row_tree_begin[rows[a]]; k < ops.row_tree_begin[rows[a] + 1]; ++k) {
+      const int t = ops.row_trees[k];
       if (ops.tree_first[t] < 0) ops.first_row_of_tree.push_back(t);
       ops.tree_rows.push_back(a);
       ops.tree_rows.push_back(ops.tree_first[t]);
@@ -255,15 +361,13 @@ void dense_delassus(const Problem& p, Operators& ops, const int* rows, int m, Ma
     for (int node = ops.tree_first[t]; node >= 0; node = ops.tree_rows[2 * node + 1]) ++k;
     if (static_cast<int>(ops.jt.size()) < k * tree.nv) ops.jt.resize(k * tree.nv), ops.wt.resize(k * tree.nv);
     RowMajorMap Jt(ops.jt.data(), k, tree.nv), Wt(ops.wt.data(), k, tree.nv);
-    Jt.setZero();
-    Wt.setZero();
     int r = 0;
     for (int node = ops.tree_first[t]; node >= 0; node = ops.tree_rows[2 * node + 1], ++r) {
       const int i = rows[ops.tree_rows[2 * node]];
-      for (SparseRows::InnerIterator it(p.J, i); it; ++it)
-        if (ops.tree_of[it.col()] == t) Jt(r, it.col() - tree.v_begin) = it.value();
-      for (SparseRows::InnerIterator it(ops.W, i); it; ++it)
-        if (ops.tree_of[it.col()] == t) Wt(r, it.col() - tree.v_begin) = it.value();
+      int k_run = ops.row_tree_begin[i];  // the row's run on tree t: its J and W over the tree's dofs
+      while (ops.row_trees[k_run] != t) ++k_run;
+      const size_t off = static_cast<size_t>(ops.run_offset[k_run]);
+      for (int d = 0; d < tree.nv; ++d) Jt(r, d) = ops.jd[off + d], Wt(r, d) = ops.wd[off + d];
     }
     int ra = 0;
     for (int na = ops.tree_first[t]; na >= 0; na = ops.tree_rows[2 * na + 1], ++ra) {

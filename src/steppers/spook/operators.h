@@ -33,6 +33,18 @@ struct Operators {
   // then one small matrix-vector product instead of two triangular solves.
   std::vector<double> minv;
   std::vector<int> minv_offset;
+  // The factor each inverse was computed from (same layout as minv), its tree's nv (−1:
+  // none) and offset: a tree whose factor is unchanged bitwise keeps its inverse.
+  std::vector<double> minv_key;
+  std::vector<int> minv_key_nv, minv_key_offset;
+  // Trees touched by row i, ascending: row_trees[row_tree_begin[i] .. row_tree_begin[i + 1]).
+  std::vector<int> row_tree_begin, row_trees;
+  // The same rows as dense runs, for PGS: run k (k indexes row_trees) holds the row's J
+  // and W over its tree's dofs in jd and wd from run_offset[k] (tree nv entries, zeros
+  // included), and J's entries on dofs of no tree (kinematic bodies) are listed in
+  // loose_col / loose_val[loose_begin[i] .. loose_begin[i + 1]).
+  std::vector<int> run_offset, loose_begin, loose_col;
+  std::vector<double> jd, wd, loose_val;
   // Scratch of make_operators and dense_delassus.
   std::vector<int> parent, first_row_of_tree, island_of_root, touched, tree_rows, tree_first;
   VecX x, y;

@@ -18,9 +18,30 @@ class Sweeper {
     set(i, std::clamp(lambda_[i] - w(i) / ops_.D[i], lo, hi));
   }
 
+  // J_i v: over the row's dense runs (operators.h) when all its entries lie on trees,
+  // summed in J's column order as the sparse row would be (the same bits); rows touching
+  // kinematic dofs go through J.
   double w(int i) const {
     double jv = 0.0;
-    for (SparseRows::InnerIterator it(p_.J, i); it; ++it) jv += it.value() * v_[it.col()];
+    if (ops_.loose_begin[i] == ops_.loose_begin[i + 1]) {
+      for (int k = ops_.row_tree_begin[i]; k < ops_.row_tree_begin[i + 1]; ++k) {
+        const Tree& t = p_.trees[ops_.row_trees[k]];
+        const double* j = ops_.jd.data() + ops_.run_offset[k];
+        const double* v = v_.data() + t.v_begin;
+        if (t.nv == 6) {
+          jv += j[0] * v[0];
+          jv += j[1] * v[1];
+          jv += j[2] * v[2];
+          jv += j[3] * v[3];
+          jv += j[4] * v[4];
+          jv += j[5] * v[5];
+        } else {
+          for (int d = 0; d < t.nv; ++d) jv += j[d] * v[d];
+        }
+      }
+    } else {
+      for (SparseRows::InnerIterator it(p_.J, i); it; ++it) jv += it.value() * v_[it.col()];
+    }
     return jv + p_.compliance[i] * lambda_[i] - p_.target[i];
   }
 
@@ -28,7 +49,15 @@ class Sweeper {
     const double delta = value - lambda_[i];
     if (delta == 0.0) return;
     lambda_[i] = value;
-    for (SparseRows::InnerIterator it(ops_.W, i); it; ++it) v_[it.col()] += it.value() * delta;
+    for (int k = ops_.row_tree_begin[i]; k < ops_.row_tree_begin[i + 1]; ++k) {
+      const Tree& t = p_.trees[ops_.row_trees[k]];
+      const double* w = ops_.wd.data() + ops_.run_offset[k];
+      if (t.nv == 6) {
+        Eigen::Map<Vec6>(v_.data() + t.v_begin) += delta * Eigen::Map<const Vec6>(w);
+      } else {
+        for (int d = 0; d < t.nv; ++d) v_[t.v_begin + d] += w[d] * delta;
+      }
+    }
   }
 
   void contact(const ContactRows& c, bool with_normal) {
