@@ -225,8 +225,11 @@ TEST(SpookPush, ReproducesTheThesisFindings) {
   // solver here: Lemke on the 25-point patch takes minutes (k = 8: 32.2 mm, 31.6°).
   const auto [grid_dx, grid_yaw] = push({set("contact", "0.8"), set("solver", "iterative"), set("iterations", "200"),
                                          set("area", "area"), set("patch_grid", "5")});
+  // The 25 supports are statically indeterminate: converged solvers land between 30.6° and
+  // 33.7° (docs/validation.md, point vs area), and round-off alone moves this run by ~0.1°;
+  // ±2.5° keeps the finding (area ~32° against the corners' ~18°) without that flakiness.
   EXPECT_NEAR(grid_dx, 31.9, 1.5);
-  EXPECT_NEAR(std::abs(grid_yaw), 32.0, 1.5);
+  EXPECT_NEAR(std::abs(grid_yaw), 32.0, 2.5);
   const auto [mid_dx, mid_yaw] = push({set("contact", "0.5"), set("solver", "split")});
   EXPECT_NEAR(mid_dx, 50.0, 0.1);
   EXPECT_NEAR(mid_yaw, 0.0, 0.01);
