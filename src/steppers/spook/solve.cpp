@@ -62,17 +62,23 @@ void island_rhs(const Problem& p, const std::vector<int>& rows, const VecX& v_ot
 // The MLCP of part.rows (one island or its non-friction part) into part.mlcp. Cone
 // contacts are given scaled box bounds when cone_as_scaled_box, otherwise they are
 // rejected (pure Direct).
-void island_mlcp(const Problem& p, SolverScratch& s, IslandScratch& part, bool cone_as_scaled_box) {
-  const std::vector<int>& rows = part.rows;
+// An island's dense MLCP: its Delassus block, bounds sized, no friction coupling yet.
+void start_mlcp(const Problem& p, Operators& ops, const std::vector<int>& rows, Mlcp& mlcp) {
   const int m = static_cast<int>(rows.size());
-  const Operators& ops = s.ops;
-  Mlcp& mlcp = part.mlcp;
-  dense_delassus(p, s.ops, rows.data(), m, mlcp.A);
+  dense_delassus(p, ops, rows.data(), m, mlcp.A);
   mlcp.lo.resize(m);
   mlcp.hi.resize(m);
   mlcp.findex.assign(m, -1);
   mlcp.fmu.setZero(m);
   mlcp.poly.clear();
+}
+
+void island_mlcp(const Problem& p, SolverScratch& s, IslandScratch& part, bool cone_as_scaled_box) {
+  const std::vector<int>& rows = part.rows;
+  const int m = static_cast<int>(rows.size());
+  const Operators& ops = s.ops;
+  Mlcp& mlcp = part.mlcp;
+  start_mlcp(p, s.ops, rows, mlcp);
   for (int a = 0; a < m; ++a) {
     s.local[rows[a]] = a;
     mlcp.lo[a] = p.lo[rows[a]];
@@ -235,12 +241,7 @@ void polish_island(const Problem& p, SolverScratch& s, int k, const VecX& v, Vec
     for (int d : s.moved_dofs) s.v_fixed[d] = p.v_free[d];
     Mlcp& mlcp = part.mlcp;
     const int n = static_cast<int>(part.rows.size());
-    dense_delassus(p, s.ops, part.rows.data(), n, mlcp.A);
-    mlcp.lo.resize(n);
-    mlcp.hi.resize(n);
-    mlcp.findex.assign(n, -1);
-    mlcp.fmu.setZero(n);
-    mlcp.poly.clear();
+    start_mlcp(p, s.ops, part.rows, mlcp);
     for (int a = 0; a < n; ++a) {
       const bool friction = p.kind[part.rows[a]] == RowKind::Friction;
       mlcp.lo[a] = friction ? -kInf : p.lo[part.rows[a]];
