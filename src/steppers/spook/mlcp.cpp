@@ -79,7 +79,7 @@ void MlcpSolver::setup(const Mlcp& p) {
   block_times(p.A, B_, x_fixed_, A_Bx_fixed_);
   ldlt_FF_.compute(A_FF_);
   Ared_ = A_BB_;
-  if (!F_.empty()) {
+  if (!F_.empty() && !B_.empty()) {  // (Eigen's triangular solve reads element 0 even of an F × 0 matrix)
     S_FB_ = A_FB_;
     ldlt_FF_.solveInPlace(S_FB_);
     Ared_.noalias() -= A_BF_ * S_FB_;
