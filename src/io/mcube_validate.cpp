@@ -18,17 +18,21 @@
 namespace graspsim::mcube {
 namespace {
 
+// Linear interpolation of samples y at increasing times t, clamped at the ends.
+template <class T>
+T interpolate(const std::vector<double>& t, const std::vector<T>& y, double time) {
+  if (time <= t.front()) return y.front();
+  if (time >= t.back()) return y.back();
+  const std::size_t k = std::upper_bound(t.begin(), t.end(), time) - t.begin();
+  const double w = (time - t[k - 1]) / (t[k] - t[k - 1]);
+  return T((1 - w) * y[k - 1] + w * y[k]);
+}
+
 // A piecewise-linear planar path, clamped at its ends.
 struct Path {
   std::vector<double> t;
   std::vector<Vec2> p;
-  Vec2 at(double time) const {
-    if (time <= t.front()) return p.front();
-    if (time >= t.back()) return p.back();
-    const std::size_t k = std::upper_bound(t.begin(), t.end(), time) - t.begin();
-    const double w = (time - t[k - 1]) / (t[k] - t[k - 1]);
-    return (1 - w) * p[k - 1] + w * p[k];
-  }
+  Vec2 at(double time) const { return interpolate(t, p, time); }
 };
 
 // The tip stream is sampled every ~4.03 ms (evenly spaced positions at constant speed) but stamped
@@ -106,14 +110,6 @@ double polygon_distance(const std::vector<Vec2>& poly, const Vec2& q, Vec2* away
 double yaw_of(const State& s, int qadr) {
   const double w = s.q[qadr + 3], x = s.q[qadr + 4], y = s.q[qadr + 5], z = s.q[qadr + 6];
   return std::atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z));
-}
-
-double interpolate(const std::vector<double>& t, const std::vector<double>& y, double time) {
-  if (time <= t.front()) return y.front();
-  if (time >= t.back()) return y.back();
-  const std::size_t k = std::upper_bound(t.begin(), t.end(), time) - t.begin();
-  const double w = (time - t[k - 1]) / (t[k] - t[k - 1]);
-  return (1 - w) * y[k - 1] + w * y[k];
 }
 
 // What the simulation recorded every step.
