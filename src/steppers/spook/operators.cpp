@@ -30,24 +30,6 @@ int find_root(std::vector<int>& parent, int i) {
   return i;
 }
 
-// Trees touched by each row of J, ascending (J's columns are sorted and trees own
-// contiguous dof ranges in tree order): ops.row_trees[row_tree_begin[i] ..
-// row_tree_begin[i + 1]). make_operators fills them while it builds W.
-void fill_row_trees(const Problem& p, Operators& ops) {
-  const int n = p.nrows();
-  ops.row_tree_begin.resize(static_cast<size_t>(n) + 1);
-  ops.row_trees.clear();
-  for (int i = 0; i < n; ++i) {
-    ops.row_tree_begin[i] = static_cast<int>(ops.row_trees.size());
-    for (SparseRows::InnerIterator it(p.J, i); it; ++it) {
-      const int t = ops.tree_of[it.col()];
-      if (t >= 0 && (static_cast<int>(ops.row_trees.size()) == ops.row_tree_begin[i] || ops.row_trees.back() != t))
-        ops.row_trees.push_back(t);
-    }
-  }
-  ops.row_tree_begin[n] = static_cast<int>(ops.row_trees.size());
-}
-
 // Union-find over trees and rows (nodes [0, ntrees) are trees, ntrees + i is row i): a row
 // joins the trees it touches, so rows sharing a tree meet through it.
 void find_islands(const Problem& p, Operators& ops) {
@@ -57,7 +39,7 @@ void find_islands(const Problem& p, Operators& ops) {
   std::iota(parent.begin(), parent.end(), 0);
   auto unite = [&](int a, int b) { parent[find_root(parent, a)] = find_root(parent, b); };
   for (int i = 0; i < n; ++i)
-    for (int k = ops.row_tree_begin[i]; k < ops.row_tree_begin[i + 1]; ++k) unite(nt + i, ops.row_trees[k]);
+    for (int k = ops.row_run_begin[i]; k < ops.row_run_begin[i + 1]; ++k) unite(nt + i, ops.runs[k].tree);
   for (const ContactRows& c : p.contacts) {
     for (int r : c.friction) unite(nt + r, nt + c.normal);
     if (c.torsion >= 0) unite(nt + c.torsion, nt + c.normal);
@@ -219,40 +201,31 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
   fill_tree_of(p, ops.tree_of);
   const int n = p.nrows();
   ops.D = p.compliance;
+  ops.bias = -p.target;
   int max_nv = 0;
   for (const Tree& t : p.trees) max_nv = std::max(max_nv, t.nv);
   if (ops.x.size() < max_nv) ops.x.resize(max_nv), ops.y.resize(max_nv);
   small_inverses(p, ops);
-  // W is written row by row in column order (trees ascend with their dofs), into storage
-  // kept from the previous step. A row's columns ascend and each tree owns a contiguous
-  // dof range, so a tree's entries in the row are one run of them.
-  ops.W.resize(n, p.nv);
-  ops.row_tree_begin.resize(static_cast<size_t>(n) + 1);
-  ops.row_trees.clear();
-  ops.loose_begin.resize(static_cast<size_t>(n) + 1);
-  ops.loose_col.clear();
-  ops.loose_val.clear();
-  ops.run_offset.clear();
+  // A row's columns ascend and each tree owns a contiguous dof range, so a tree's entries
+  // in the row are one run of them. Storage is kept from the previous step.
+  ops.row_run_begin.resize(static_cast<size_t>(n) + 1);
+  ops.runs.clear();
   ops.jd.clear();
   ops.wd.clear();
   double* y = ops.y.data();
   for (int i = 0; i < n; ++i) {
-    ops.W.startVec(i);
-    ops.row_tree_begin[i] = static_cast<int>(ops.row_trees.size());
-    ops.loose_begin[i] = static_cast<int>(ops.loose_col.size());
+    ops.row_run_begin[i] = static_cast<int>(ops.runs.size());
     const RowSpan row = row_span(p.J, i);
     for (int e = 0; e < row.size;) {
       const int t = ops.tree_of[row.col[e]];
-      if (t < 0) {
-        ops.loose_col.push_back(row.col[e]);
-        ops.loose_val.push_back(row.val[e]);
+      if (t < 0) {  // a dof of no tree: its velocity is v_free whatever λ
+        ops.bias[i] += row.val[e] * p.v_free[row.col[e]];
         ++e;
         continue;
       }
-      ops.row_trees.push_back(t);
-      ops.run_offset.push_back(static_cast<int>(ops.jd.size()));
       const Tree& tree = p.trees[t];
       const int vb = tree.v_begin, nv = tree.nv, run = e;
+      ops.runs.push_back({t, vb, nv, static_cast<int>(ops.jd.size())});
       while (e < row.size && row.col[e] < vb + nv) ++e;
       double xy = 0.0;
       if (ops.minv_offset[t] >= 0 && (nv == 6 || nv == 1)) {  // free bodies, sliders: the loop below, unrolled
@@ -279,18 +252,15 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
         xy = xm.dot(ym);
       }
       ops.D[i] += xy;
-      for (int k = 0; k < nv; ++k)
-        if (y[k] != 0.0) ops.W.insertBack(i, vb + k) = y[k];
-      // The dense run of J and W for PGS (zeros included).
       const size_t off = ops.jd.size();
       ops.jd.resize(off + static_cast<size_t>(nv), 0.0);
       for (int r = run; r < e; ++r) ops.jd[off + static_cast<size_t>(row.col[r] - vb)] = row.val[r];
       ops.wd.insert(ops.wd.end(), y, y + nv);
     }
   }
-  ops.row_tree_begin[n] = static_cast<int>(ops.row_trees.size());
-  ops.loose_begin[n] = static_cast<int>(ops.loose_col.size());
-  ops.W.finalize();
+  ops.row_run_begin[n] = static_cast<int>(ops.runs.size());
+  ops.inv_D.resize(n);
+  for (int i = 0; i < n; ++i) ops.inv_D[i] = ops.D[i] > 0.0 ? 1.0 / ops.D[i] : 0.0;
   ops.contact_of_row.assign(n, -1);
   for (int c = 0; c < static_cast<int>(p.contacts.size()); ++c) {
     ops.contact_of_row[p.contacts[c].normal] = c;
@@ -313,7 +283,8 @@ Operators make_operators(const Problem& p) {
 
 void velocity_of(const Problem& p, const Operators& ops, const VecX& lambda, VecX& v) {
   v = p.v_free;
-  if (lambda.size() > 0) v.noalias() += ops.W.transpose() * lambda;
+  for (Eigen::Index i = 0; i < lambda.size(); ++i)
+    if (lambda[i] != 0.0) apply_impulse(ops, static_cast<int>(i), lambda[i], v.data());
 }
 
 VecX velocity_of(const Problem& p, const Operators& ops, const VecX& lambda) {
@@ -327,10 +298,7 @@ VecX row_residual(const Problem& p, const VecX& v, const VecX& lambda) {
 }
 
 std::vector<std::vector<int>> islands(const Problem& p) {
-  Operators ops;
-  fill_tree_of(p, ops.tree_of);
-  fill_row_trees(p, ops);
-  find_islands(p, ops);
+  const Operators ops = make_operators(p);
   std::vector<std::vector<int>> out(ops.nislands());
   for (int k = 0; k < ops.nislands(); ++k)
     out[k].assign(ops.island_rows.begin() + ops.island_begin[k], ops.island_rows.begin() + ops.island_begin[k + 1]);
@@ -347,8 +315,8 @@ void dense_delassus(const Problem& p, Operators& ops, const int* rows, int m, Ma
   ops.tree_rows.clear();   // node k: local row tree_rows[2k], next node tree_rows[2k + 1]
   ops.first_row_of_tree.clear();  // trees in the order first met
   for (int a = m - 1; a >= 0; --a) {
-    for (int k = ops.row_tree_begin[rows[a]]; k < ops.row_tree_begin[rows[a] + 1]; ++k) {
-      const int t = ops.row_trees[k];
+    for (int k = ops.row_run_begin[rows[a]]; k < ops.row_run_begin[rows[a] + 1]; ++k) {
+      const int t = ops.runs[k].tree;
       if (ops.tree_first[t] < 0) ops.first_row_of_tree.push_back(t);
       ops.tree_rows.push_back(a);
       ops.tree_rows.push_back(ops.tree_first[t]);
@@ -364,9 +332,9 @@ void dense_delassus(const Problem& p, Operators& ops, const int* rows, int m, Ma
     int r = 0;
     for (int node = ops.tree_first[t]; node >= 0; node = ops.tree_rows[2 * node + 1], ++r) {
       const int i = rows[ops.tree_rows[2 * node]];
-      int k_run = ops.row_tree_begin[i];  // the row's run on tree t: its J and W over the tree's dofs
-      while (ops.row_trees[k_run] != t) ++k_run;
-      const size_t off = static_cast<size_t>(ops.run_offset[k_run]);
+      int k_run = ops.row_run_begin[i];  // the row's run on tree t: its J and W over the tree's dofs
+      while (ops.runs[k_run].tree != t) ++k_run;
+      const size_t off = static_cast<size_t>(ops.runs[k_run].offset);
       for (int d = 0; d < tree.nv; ++d) Jt(r, d) = ops.jd[off + d], Wt(r, d) = ops.wd[off + d];
     }
     int ra = 0;
@@ -445,8 +413,8 @@ double complementarity_residual(const Problem& p, const Operators& ops, const Ve
 }
 
 double complementarity_residual(const Problem& p, const Operators& ops, const VecX& lambda, const VecX& v, VecX& w) {
-  w.noalias() = p.J * v;
-  w = w + p.compliance.cwiseProduct(lambda) - p.target;  // (J v + Σλ) − target, as row_residual
+  w.resize(p.nrows());
+  for (int i = 0; i < p.nrows(); ++i) w[i] = row_velocity(ops, i, v.data()) + p.compliance[i] * lambda[i];
   double r = 0.0;
   for (int i = 0; i < p.nrows(); ++i)
     if (p.kind[i] != RowKind::Friction && ops.D[i] > 0.0)

@@ -1,7 +1,8 @@
 #pragma once
 // Matrix-free pieces of the Delassus operator A = J M⁻¹ Jᵀ + diag(compliance), built from
-// the tree blocks: W_i = M⁻¹ J_iᵀ per row (stored as rows of W), the diagonal of A, the
-// islands (rows coupled through shared trees or a shared contact) and dense island blocks.
+// the tree blocks: per row its dense runs of J and W_i = M⁻¹ J_iᵀ on each tree it touches,
+// the diagonal of A, the islands (rows coupled through shared trees or a shared contact)
+// and dense island blocks.
 
 #include <Eigen/SparseCore>
 #include <vector>
@@ -17,11 +18,27 @@ using SparseRows = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 // Trees up to this many dofs get an explicit inverse mass block (free bodies: 6).
 constexpr int kDenseInverseMaxNv = 12;
 
+// A row's entries on one tree's dofs [v_begin, v_begin + nv): J and W = M⁻¹Jᵀ there,
+// dense (zeros included) at jd / wd + offset.
+struct Run {
+  int tree = 0;
+  int v_begin = 0;
+  int nv = 0;
+  int offset = 0;
+};
+
 struct Operators {
-  SparseRows W;               // (nrows × nv) row i = (M⁻¹ J_iᵀ)ᵀ; zero on dofs of no tree
   VecX D;                     // (nrows) A_ii = J_i W_iᵀ + compliance_i
+  VecX inv_D;                 // (nrows) 1 / D_i, or 0 for a row with D_i ≤ 0 (it sees no dof)
+  // (nrows) J_i v − target_i minus the row's tree runs: J's entries on dofs of no tree
+  // (kinematic bodies, whose velocity λ never changes) times v_free, less the target.
+  VecX bias;
   std::vector<int> contact_of_row;  // (nrows) contact index of a normal/friction row, or −1
   std::vector<int> tree_of;   // (nv) tree of each dof, or −1
+  // Row i's runs, in tree (hence column) order: runs[row_run_begin[i] .. row_run_begin[i + 1]).
+  std::vector<int> row_run_begin;
+  std::vector<Run> runs;
+  std::vector<double> jd, wd;
   // Islands: connected components of rows (two rows are coupled when they touch a common
   // tree or belong to the same contact). Island k's rows, ascending, are
   // island_rows[island_begin[k] .. island_begin[k + 1]); islands ordered by first row.
@@ -37,21 +54,43 @@ struct Operators {
   // none) and offset: a tree whose factor is unchanged bitwise keeps its inverse.
   std::vector<double> minv_key;
   std::vector<int> minv_key_nv, minv_key_offset;
-  // Trees touched by row i, ascending: row_trees[row_tree_begin[i] .. row_tree_begin[i + 1]).
-  std::vector<int> row_tree_begin, row_trees;
-  // The same rows as dense runs, for PGS: run k (k indexes row_trees) holds the row's J
-  // and W over its tree's dofs in jd and wd from run_offset[k] (tree nv entries, zeros
-  // included), and J's entries on dofs of no tree (kinematic bodies) are listed in
-  // loose_col / loose_val[loose_begin[i] .. loose_begin[i + 1]).
-  std::vector<int> run_offset, loose_begin, loose_col;
-  std::vector<double> jd, wd, loose_val;
   // Scratch of make_operators and dense_delassus.
   std::vector<int> parent, first_row_of_tree, island_of_root, touched, tree_rows, tree_first;
   VecX x, y;
   std::vector<double> jt, wt;  // a tree's block of J and W over an island's rows
 };
 
-// Fills ops (W, D, contact_of_row, tree_of, and the islands when with_islands), reusing
+// J_i v − target_i for v = v_free + Wᵀλ (any λ): the row's runs plus its bias.
+inline double row_velocity(const Operators& ops, int i, const double* v) {
+  double jv = ops.bias[i];
+  for (int k = ops.row_run_begin[i]; k < ops.row_run_begin[i + 1]; ++k) {
+    const Run& r = ops.runs[k];
+    const double* j = ops.jd.data() + r.offset;
+    const double* x = v + r.v_begin;
+    if (r.nv == 6) {
+      jv += (j[0] * x[0] + j[1] * x[1]) + (j[2] * x[2] + j[3] * x[3]) + (j[4] * x[4] + j[5] * x[5]);
+    } else {
+      for (int d = 0; d < r.nv; ++d) jv += j[d] * x[d];
+    }
+  }
+  return jv;
+}
+
+// v += W_iᵀ δ (the velocity change of an impulse δ on row i).
+inline void apply_impulse(const Operators& ops, int i, double delta, double* v) {
+  for (int k = ops.row_run_begin[i]; k < ops.row_run_begin[i + 1]; ++k) {
+    const Run& r = ops.runs[k];
+    const double* w = ops.wd.data() + r.offset;
+    double* x = v + r.v_begin;
+    if (r.nv == 6) {
+      for (int d = 0; d < 6; ++d) x[d] += w[d] * delta;
+    } else {
+      for (int d = 0; d < r.nv; ++d) x[d] += w[d] * delta;
+    }
+  }
+}
+
+// Fills ops (runs, D, bias, contact_of_row, tree_of, and the islands when with_islands), reusing
 // its storage.
 void make_operators(const Problem& problem, Operators& ops, bool with_islands = true);
 Operators make_operators(const Problem& problem);

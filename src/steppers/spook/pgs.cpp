@@ -14,50 +14,17 @@ class Sweeper {
 
   // Gauss-Seidel update of row i clamped to [lo, hi].
   void row(int i, double lo, double hi) {
-    if (ops_.D[i] <= 0.0) return;  // a row that sees no dof and has no compliance
-    set(i, std::clamp(lambda_[i] - w(i) / ops_.D[i], lo, hi));
+    if (ops_.inv_D[i] == 0.0) return;  // a row that sees no dof and has no compliance
+    set(i, std::clamp(lambda_[i] - w(i) * ops_.inv_D[i], lo, hi));
   }
 
-  // J_i v: over the row's dense runs (operators.h) when all its entries lie on trees,
-  // summed in J's column order as the sparse row would be (the same bits); rows touching
-  // kinematic dofs go through J.
-  double w(int i) const {
-    double jv = 0.0;
-    if (ops_.loose_begin[i] == ops_.loose_begin[i + 1]) {
-      for (int k = ops_.row_tree_begin[i]; k < ops_.row_tree_begin[i + 1]; ++k) {
-        const Tree& t = p_.trees[ops_.row_trees[k]];
-        const double* j = ops_.jd.data() + ops_.run_offset[k];
-        const double* v = v_.data() + t.v_begin;
-        if (t.nv == 6) {
-          jv += j[0] * v[0];
-          jv += j[1] * v[1];
-          jv += j[2] * v[2];
-          jv += j[3] * v[3];
-          jv += j[4] * v[4];
-          jv += j[5] * v[5];
-        } else {
-          for (int d = 0; d < t.nv; ++d) jv += j[d] * v[d];
-        }
-      }
-    } else {
-      for (SparseRows::InnerIterator it(p_.J, i); it; ++it) jv += it.value() * v_[it.col()];
-    }
-    return jv + p_.compliance[i] * lambda_[i] - p_.target[i];
-  }
+  double w(int i) const { return row_velocity(ops_, i, v_.data()) + p_.compliance[i] * lambda_[i]; }
 
   void set(int i, double value) {
     const double delta = value - lambda_[i];
     if (delta == 0.0) return;
     lambda_[i] = value;
-    for (int k = ops_.row_tree_begin[i]; k < ops_.row_tree_begin[i + 1]; ++k) {
-      const Tree& t = p_.trees[ops_.row_trees[k]];
-      const double* w = ops_.wd.data() + ops_.run_offset[k];
-      if (t.nv == 6) {
-        Eigen::Map<Vec6>(v_.data() + t.v_begin) += delta * Eigen::Map<const Vec6>(w);
-      } else {
-        for (int d = 0; d < t.nv; ++d) v_[t.v_begin + d] += w[d] * delta;
-      }
-    }
+    apply_impulse(ops_, i, delta, v_.data());
   }
 
   void contact(const ContactRows& c, bool with_normal) {
@@ -76,9 +43,9 @@ class Sweeper {
         // w_t ∥ D λ_t instead, friction off the slip direction (20° at a sliding box's
         // corners). D̄ = max(D_a, D_b) ≥ λ_max/2 of the pair's block keeps the step stable.
         const int a = c.friction[0], b = c.friction[1];
-        const double D = std::max(ops_.D[a], ops_.D[b]);
-        if (D <= 0.0) break;
-        double ya = lambda_[a] - w(a) / D, yb = lambda_[b] - w(b) / D;
+        const double inv = ops_.D[a] >= ops_.D[b] ? ops_.inv_D[a] : ops_.inv_D[b];  // 1 / max(D_a, D_b)
+        if (inv == 0.0) break;
+        double ya = lambda_[a] - w(a) * inv, yb = lambda_[b] - w(b) * inv;
         const double norm = std::sqrt(ya * ya + yb * yb);  // (hypot is several times slower)
         if (norm > bound) {
           ya *= bound / norm;

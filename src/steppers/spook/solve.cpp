@@ -50,13 +50,10 @@ void gather(const VecX& x, const std::vector<int>& rows, VecX& out) {
   for (size_t a = 0; a < rows.size(); ++a) out[a] = x[rows[a]];
 }
 
-void island_rhs(const Problem& p, const std::vector<int>& rows, const VecX& v_other, VecX& b) {
+// b = target − J v_other over `rows` (v_other = v_free + Wᵀλ for some λ).
+void island_rhs(const Operators& ops, const std::vector<int>& rows, const VecX& v_other, VecX& b) {
   b.resize(static_cast<Eigen::Index>(rows.size()));
-  for (size_t a = 0; a < rows.size(); ++a) {
-    double jv = 0.0;
-    for (SparseRows::InnerIterator it(p.J, rows[a]); it; ++it) jv += it.value() * v_other[it.col()];
-    b[a] = p.target[rows[a]] - jv;
-  }
+  for (size_t a = 0; a < rows.size(); ++a) b[a] = -row_velocity(ops, rows[a], v_other.data());
 }
 
 // The MLCP of part.rows (one island or its non-friction part) into part.mlcp. Cone
@@ -133,7 +130,7 @@ void direct(const Problem& p, SolverScratch& s, bool cone_as_scaled_box, VecX& l
     island_mlcp(p, s, part, cone_as_scaled_box);
     part.solver.setup(part.mlcp);
     gather(lambda, part.rows, part.guess);
-    island_rhs(p, part.rows, p.v_free, part.b);
+    island_rhs(s.ops, part.rows, p.v_free, part.b);
     if (part.solver.solve(part.b, part.x, sol.pivots, has_warm ? &part.guess : nullptr)) {
       for (int a = 0; a < m; ++a) lambda[part.rows[a]] = part.x[a];
     } else {
@@ -188,8 +185,7 @@ bool polish_needed(const Problem& p, const SolverScratch& s, const int* island, 
     const bool friction = p.kind[r] == RowKind::Friction;
     if (friction && !s.sticking[s.contact_local[c]]) continue;
     if (ops.D[r] <= 0.0) continue;  // a row that sees no dof and has no compliance
-    double w = p.compliance[r] * lambda[r] - p.target[r];
-    for (SparseRows::InnerIterator it(p.J, r); it; ++it) w += it.value() * v[it.col()];
+    const double w = p.compliance[r] * lambda[r] + row_velocity(ops, r, v.data());
     const double lo = friction ? -kInf : p.lo[r], hi = friction ? kInf : p.hi[r];
     if (ops.D[r] * std::abs(lambda[r] - std::clamp(lambda[r] - w / ops.D[r], lo, hi)) > kPolishTolerance)
       return true;
@@ -226,18 +222,18 @@ void polish_island(const Problem& p, SolverScratch& s, int k, const VecX& v, Vec
       const bool friction = p.kind[r] == RowKind::Friction;
       const bool sticking = c >= 0 && s.sticking[s.contact_local[c]];
       if (!friction || sticking) part.rows.push_back(r);
-      if (friction && !sticking && lambda[r] != 0.0)
-        for (SparseRows::InnerIterator it(ops.W, r); it; ++it) {
-          s.v_fixed[it.col()] += it.value() * lambda[r];
-          s.moved_dofs.push_back(static_cast<int>(it.col()));
-        }
+      if (friction && !sticking && lambda[r] != 0.0) {
+        apply_impulse(ops, r, lambda[r], s.v_fixed.data());
+        for (int k = ops.row_run_begin[r]; k < ops.row_run_begin[r + 1]; ++k)
+          for (int d = 0; d < ops.runs[k].nv; ++d) s.moved_dofs.push_back(ops.runs[k].v_begin + d);
+      }
     }
     if (part.rows.empty() || part.rows.size() > static_cast<size_t>(kMaxDirectRows)) {
       for (int d : s.moved_dofs) s.v_fixed[d] = p.v_free[d];
       ++sol.direct_failures;  // too large to pivot: this island keeps its iterated friction
       return;
     }
-    island_rhs(p, part.rows, s.v_fixed, part.b);
+    island_rhs(s.ops, part.rows, s.v_fixed, part.b);
     for (int d : s.moved_dofs) s.v_fixed[d] = p.v_free[d];
     Mlcp& mlcp = part.mlcp;
     const int n = static_cast<int>(part.rows.size());
@@ -323,7 +319,7 @@ void split(const Problem& p, SolverScratch& s, int outer, VecX& lambda, Solution
     for (size_t j = 0; j < nparts; ++j) {
       IslandScratch& part = s.parts[j];
       if (k == 0 && has_warm) gather(lambda, part.rows, part.guess);
-      island_rhs(p, part.rows, s.v_friction, part.b);
+      island_rhs(s.ops, part.rows, s.v_friction, part.b);
       if (part.solver.solve(part.b, part.x, sol.pivots, k == 0 && has_warm ? &part.guess : nullptr)) {
         for (size_t a = 0; a < part.rows.size(); ++a) lambda[part.rows[a]] = part.x[a];
       } else {
