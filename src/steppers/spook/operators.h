@@ -60,21 +60,24 @@ struct Operators {
   std::vector<double> jt, wt;  // a tree's block of J and W over an island's rows
 };
 
-// J_i v − target_i for v = v_free + Wᵀλ (any λ): the row's runs plus its bias.
-inline double row_velocity(const Operators& ops, int i, const double* v) {
-  double jv = ops.bias[i];
+// J_i x over the row's runs (x on every dof of a tree).
+inline double row_dot(const Operators& ops, int i, const double* x) {
+  double jx = 0.0;
   for (int k = ops.row_run_begin[i]; k < ops.row_run_begin[i + 1]; ++k) {
     const Run& r = ops.runs[k];
     const double* j = ops.jd.data() + r.offset;
-    const double* x = v + r.v_begin;
+    const double* y = x + r.v_begin;
     if (r.nv == 6) {
-      jv += (j[0] * x[0] + j[1] * x[1]) + (j[2] * x[2] + j[3] * x[3]) + (j[4] * x[4] + j[5] * x[5]);
+      jx += Eigen::Map<const Vec6>(j).dot(Eigen::Map<const Vec6>(y));
     } else {
-      for (int d = 0; d < r.nv; ++d) jv += j[d] * x[d];
+      for (int d = 0; d < r.nv; ++d) jx += j[d] * y[d];
     }
   }
-  return jv;
+  return jx;
 }
+
+// J_i v − target_i for v = v_free + Wᵀλ (any λ): the row's runs plus its bias.
+inline double row_velocity(const Operators& ops, int i, const double* v) { return ops.bias[i] + row_dot(ops, i, v); }
 
 // v += W_iᵀ δ (the velocity change of an impulse δ on row i).
 inline void apply_impulse(const Operators& ops, int i, double delta, double* v) {
@@ -83,7 +86,7 @@ inline void apply_impulse(const Operators& ops, int i, double delta, double* v) 
     const double* w = ops.wd.data() + r.offset;
     double* x = v + r.v_begin;
     if (r.nv == 6) {
-      for (int d = 0; d < 6; ++d) x[d] += w[d] * delta;
+      Eigen::Map<Vec6>(x) += delta * Eigen::Map<const Vec6>(w);  // (packets: x and w may alias for the compiler)
     } else {
       for (int d = 0; d < r.nv; ++d) x[d] += w[d] * delta;
     }

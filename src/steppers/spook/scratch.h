@@ -28,7 +28,7 @@ struct SolverScratch {
   std::vector<int> moved_dofs;     // dofs of v_fixed that differ from v_free
   std::vector<char> sticking;      // per entry of `contacts`
   std::vector<IslandScratch> parts, polish;
-  VecX friction_only, v_friction, v_fixed, w, lambda_prev;
+  VecX friction_only, v_friction, v_fixed, w, lambda_prev, v_prev, dv;
   // Per-island solvers (when some contact asks for its own): the solver of each island,
   // the one running now, and the rows of its islands (for PGS).
   bool per_island = false;

@@ -267,17 +267,23 @@ void polish_sticking(const Problem& p, SolverScratch& s, const VecX& v, VecX& la
     if (selected(s, k)) polish_island(p, s, k, v, lambda, sol);
 }
 
-// An outer iteration that moved no row's velocity by more than kSplitTolerance (D_i |Δλ_i|)
-// is a fixed point up to that tolerance: the remaining iterations would repeat it. A
-// warm-started steady contact lands there in one or two iterations. 1e-10 m/s is 100× the
-// polish's tolerance: redundant contact points (a box face's four corners) exchange normal
-// impulse at ~1e-11 m/s from one iteration to the next indefinitely, and whatever the
-// iteration leaves, the polish then makes the sticking contacts exact.
+// An outer iteration that changed no row's velocity w_i = J_i v⁺ + Σ_i λ_i − target_i by
+// more than kSplitTolerance is a fixed point up to that tolerance: the remaining iterations
+// would repeat it. Velocities, not impulses: redundant contact points (a box face's four
+// corners: 8 friction rows for 3 tangential dofs) keep trading impulse along the nearly
+// null directions of J M⁻¹ Jᵀ (regularised only by the friction creep compliance) at
+// ~1e-7 N·s per iteration while v⁺ moves by 1e-11 m/s, so a test on λ never stops (the 1 ms
+// push ran all 16 iterations every step). 1e-10 m/s is 100× the polish's tolerance; whatever
+// the iteration leaves, the polish then makes the sticking contacts exact.
 constexpr double kSplitTolerance = 1e-10;
 
-bool converged(const Operators& ops, const VecX& before, const VecX& after) {
-  for (Eigen::Index i = 0; i < after.size(); ++i)
-    if (ops.D[i] * std::abs(after[i] - before[i]) > kSplitTolerance) return false;
+bool converged(const Problem& p, const Operators& ops, const VecX& lambda_before, const VecX& lambda,
+               const VecX& v_before, const VecX& v, VecX& dv) {
+  dv = v - v_before;
+  for (int i = 0; i < p.nrows(); ++i) {
+    const double dw = row_dot(ops, i, dv.data()) + p.compliance[i] * (lambda[i] - lambda_before[i]);
+    if (std::abs(dw) > kSplitTolerance) return false;
+  }
   return true;
 }
 
@@ -311,9 +317,11 @@ void split(const Problem& p, SolverScratch& s, int outer, VecX& lambda, Solution
     return;
   }
   s.friction_only.resize(p.nrows());
+  velocity_of(p, ops, lambda, v);
   int k = 0;
   for (; k < outer; ++k) {
     s.lambda_prev = lambda;
+    s.v_prev = v;
     for (int i = 0; i < p.nrows(); ++i) s.friction_only[i] = p.kind[i] == RowKind::Friction ? lambda[i] : 0.0;
     velocity_of(p, ops, s.friction_only, s.v_friction);
     for (size_t j = 0; j < nparts; ++j) {
@@ -328,7 +336,7 @@ void split(const Problem& p, SolverScratch& s, int outer, VecX& lambda, Solution
     }
     velocity_of(p, ops, lambda, v);
     pgs_sweeps(p, ops, SweepRows::FrictionOnly, 1, lambda, v, pgs_rows(s));
-    if (converged(ops, s.lambda_prev, lambda)) {
+    if (converged(p, ops, s.lambda_prev, lambda, s.v_prev, v, s.dv)) {
       ++k;
       break;
     }
