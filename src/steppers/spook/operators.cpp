@@ -195,6 +195,23 @@ double minv_times_run(const double* Mi, const RowSpan& row, int run, int e, int 
   }
 }
 
+// Operators::contact_free_runs of one contact.
+int free_runs(const Operators& ops, const ContactRows& c) {
+  if (c.friction.size() != 2) return 0;
+  const int rows[3] = {c.normal, c.friction[0], c.friction[1]};
+  const int first = ops.row_run_begin[c.normal];
+  const int count = ops.row_run_begin[c.normal + 1] - first;
+  if (count < 1 || count > 2) return 0;
+  for (int i : rows) {
+    if (ops.row_run_begin[i + 1] - ops.row_run_begin[i] != count) return 0;
+    for (int k = 0; k < count; ++k) {
+      const Run& r = ops.runs[ops.row_run_begin[i] + k];
+      if (r.nv != 6 || r.tree != ops.runs[first + k].tree) return 0;
+    }
+  }
+  return count;
+}
+
 }  // namespace
 
 void make_operators(const Problem& p, Operators& ops, bool with_islands) {
@@ -267,6 +284,8 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
     for (int r : p.contacts[c].friction) ops.contact_of_row[r] = c;
     if (p.contacts[c].torsion >= 0) ops.contact_of_row[p.contacts[c].torsion] = c;
   }
+  ops.contact_free_runs.assign(p.contacts.size(), 0);
+  for (size_t c = 0; c < p.contacts.size(); ++c) ops.contact_free_runs[c] = static_cast<char>(free_runs(ops, p.contacts[c]));
   if (with_islands) {
     find_islands(p, ops);
   } else {

@@ -28,6 +28,11 @@ class Sweeper {
   }
 
   void contact(const ContactRows& c, bool with_normal) {
+    if (c.treatment != FrictionTreatment::Polyhedral) {
+      const int nc = ops_.contact_of_row[c.normal];
+      if (ops_.contact_free_runs[nc] == 1) return free_contact<1>(c, with_normal);
+      if (ops_.contact_free_runs[nc] == 2) return free_contact<2>(c, with_normal);
+    }
     if (with_normal) row(c.normal, p_.lo[c.normal], p_.hi[c.normal]);
     const double bound = friction_bound(c.mu, lambda_[c.normal]);
     switch (c.treatment) {
@@ -78,6 +83,74 @@ class Sweeper {
   }
 
  private:
+  // contact() for a contact whose three rows act on R free bodies (contact_free_runs): the
+  // same updates in the same order, with the bodies' velocities held in registers.
+  template <int R>
+  void free_contact(const ContactRows& c, bool with_normal) {
+    const int rows[3] = {c.normal, c.friction[0], c.friction[1]};
+    const double* J[3][R];
+    const double* W[3][R];
+    for (int q = 0; q < 3; ++q)
+      for (int r = 0; r < R; ++r) {
+        const Run& run = ops_.runs[ops_.row_run_begin[rows[q]] + r];
+        J[q][r] = ops_.jd.data() + run.offset;
+        W[q][r] = ops_.wd.data() + run.offset;
+      }
+    double* vp[R];
+    Vec6 v[R];
+    for (int r = 0; r < R; ++r) {
+      vp[r] = v_.data() + ops_.runs[ops_.row_run_begin[c.normal] + r].v_begin;
+      v[r] = Eigen::Map<const Vec6>(vp[r]);
+    }
+    auto w = [&](int q) {
+      double jv = 0.0;
+      for (int r = 0; r < R; ++r) jv += Eigen::Map<const Vec6>(J[q][r]).dot(v[r]);
+      return ops_.bias[rows[q]] + jv + p_.compliance[rows[q]] * lambda_[rows[q]];
+    };
+    auto set = [&](int q, double value) {
+      const double delta = value - lambda_[rows[q]];
+      if (delta == 0.0) return;
+      lambda_[rows[q]] = value;
+      for (int r = 0; r < R; ++r) v[r] += delta * Eigen::Map<const Vec6>(W[q][r]);
+    };
+    auto row = [&](int q, double lo, double hi) {
+      const double inv = ops_.inv_D[rows[q]];
+      if (inv != 0.0) set(q, std::clamp(lambda_[rows[q]] - w(q) * inv, lo, hi));
+    };
+    if (with_normal) row(0, p_.lo[c.normal], p_.hi[c.normal]);
+    const double bound = friction_bound(c.mu, lambda_[c.normal]);
+    switch (c.treatment) {
+      case FrictionTreatment::BoxFixed:
+        row(1, p_.lo[rows[1]], p_.hi[rows[1]]);
+        row(2, p_.lo[rows[2]], p_.hi[rows[2]]);
+        break;
+      case FrictionTreatment::BoxScaled:
+        row(1, -bound, bound);
+        row(2, -bound, bound);
+        break;
+      case FrictionTreatment::Cone: {  // see contact()
+        const int a = rows[1], b = rows[2];
+        const double inv = ops_.D[a] >= ops_.D[b] ? ops_.inv_D[a] : ops_.inv_D[b];
+        if (inv == 0.0) break;
+        double ya = lambda_[a] - w(1) * inv, yb = lambda_[b] - w(2) * inv;
+        const double norm = std::sqrt(ya * ya + yb * yb);
+        if (norm > bound) {
+          ya *= bound / norm;
+          yb *= bound / norm;
+        }
+        set(1, ya);
+        set(2, yb);
+        break;
+      }
+      case FrictionTreatment::Polyhedral: break;  // (not taken here)
+    }
+    for (int r = 0; r < R; ++r) Eigen::Map<Vec6>{vp[r]} = v[r];
+    if (c.torsion >= 0) {
+      const double tb = friction_bound(c.torsion_mu, lambda_[c.normal]);
+      this->row(c.torsion, -tb, tb);
+    }
+  }
+
   const Problem& p_;
   const Operators& ops_;
   VecX& lambda_;
