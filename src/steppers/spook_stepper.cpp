@@ -88,9 +88,36 @@ double add_jacobian_row(const KinematicsData& kin, int row, int body_a, const Ve
   return jv;
 }
 
-double add_relative_row(const KinematicsData& kin, int row, int body_a, int body_b, const Vec3& c, const Vec3& u,
-                        const VecX& v, std::vector<Eigen::Triplet<double>>& triplets) {
-  return add_jacobian_row(kin, row, body_a, c, body_b, c, u, v, triplets);
+// The point of `body` at c (world): per dof on its path to the root (ascending), the point's
+// velocity per unit dof velocity, S_lin + S_ang × c. Empty for the world.
+void point_chain(const KinematicsData& kin, int body, const Vec3& c, std::vector<std::pair<int, Vec3>>& chain) {
+  chain.clear();
+  if (body == 0) return;
+  for (int d = kin.body_last_dof[body]; d >= 0; d = kin.dof_parent[d])
+    chain.emplace_back(d, kin.S.col(d).tail<3>() + kin.S.col(d).head<3>().cross(c));
+  std::reverse(chain.begin(), chain.end());
+}
+
+Vec3 chain_velocity(const std::vector<std::pair<int, Vec3>>& chain, const VecX& v) {
+  Vec3 u = Vec3::Zero();
+  for (const auto& [d, col] : chain) u += col * v[d];
+  return u;
+}
+
+// Row `row` = u·(v_B(c) − v_A(c)) from the two point chains, entries as add_jacobian_row
+// emits them (B's run, then A's; swapped when all of A's dofs come first).
+void add_chain_row(int row, const std::vector<std::pair<int, Vec3>>& chain_a,
+                   const std::vector<std::pair<int, Vec3>>& chain_b, const Vec3& u,
+                   std::vector<Eigen::Triplet<double>>& triplets) {
+  const size_t row_begin = triplets.size();
+  for (const auto& [d, col] : chain_b) triplets.emplace_back(row, d, u.dot(col));
+  const size_t b_end = triplets.size();
+  for (const auto& [d, col] : chain_a) triplets.emplace_back(row, d, -u.dot(col));
+  if (b_end > row_begin && triplets.size() > b_end && triplets.back().col() < triplets[row_begin].col()) {
+    const auto begin = triplets.begin();
+    std::rotate(begin + static_cast<std::ptrdiff_t>(row_begin), begin + static_cast<std::ptrdiff_t>(b_end),
+                triplets.end());
+  }
 }
 
 const ContactMemory* find_memory(const State& s, int ga, int gb, std::uint64_t feature) {
@@ -306,8 +333,13 @@ void add_contact_rows(const Model& model, State& s, Workspace& ws, RowBuilder& r
       const ContactMemory* memory = find_memory(s, cs.geom_a, cs.geom_b, p.feature);
       info.memory = memory;
 
+      // Every row of the contact is u·(v_B − v_A) at the point: one walk of each body's dofs.
+      point_chain(ws.kin, ga.body, p.position, sc.chain_a);
+      point_chain(ws.kin, gb.body, p.position, sc.chain_b);
+      const Vec3 rel = chain_velocity(sc.chain_b, s.v) - chain_velocity(sc.chain_a, s.v);
       const int nrow = rows.add(RowKind::Normal, 0.0, 0.0, 0.0, kInf);
-      const double jv = add_relative_row(ws.kin, nrow, ga.body, gb.body, p.position, p.normal, s.v, rows.triplets);
+      add_chain_row(nrow, sc.chain_a, sc.chain_b, p.normal, rows.triplets);
+      const double jv = rel.dot(p.normal);
       const auto params = spook::spook_parameters(contact_stiffness(model, cm, cs, p, sc), cm.damping, h);
       // A speculative contact (still apart by g > 0) may close its gap in this step but not
       // cross it; SPOOK's spring-damper target applies once the solids touch.
@@ -316,9 +348,7 @@ void add_contact_rows(const Model& model, State& s, Workspace& ws, RowBuilder& r
       rows.target[nrow] = target;
       rows.compliance[nrow] = params.sigma;
 
-      const Vec3 rel = point_velocity(model, ws.kin, s.v, gb.body, p.position) -
-                       point_velocity(model, ws.kin, s.v, ga.body, p.position);
-      const Vec3 slip = rel - rel.dot(p.normal) * p.normal;
+      const Vec3 slip = rel - jv * p.normal;
       info.first_direction = static_cast<int>(sc.directions.size());
       const FrictionTreatment treatment =
           friction_directions(cm, p.normal, sc.X_WG[cs.geom_a], memory, slip, s, sc.directions);
@@ -337,8 +367,7 @@ void add_contact_rows(const Model& model, State& s, Workspace& ws, RowBuilder& r
       const bool one_sided = treatment == FrictionTreatment::Polyhedral;
       for (int k = 0; k < info.ndirections; ++k) {
         const int r = rows.add(RowKind::Friction, 0.0, comp, one_sided ? 0.0 : -kInf, kInf);
-        add_relative_row(ws.kin, r, ga.body, gb.body, p.position, sc.directions[info.first_direction + k], s.v,
-                         rows.triplets);
+        add_chain_row(r, sc.chain_a, sc.chain_b, sc.directions[info.first_direction + k], rows.triplets);
         cr.friction.push_back(r);
       }
       if (const double arm = torsion_arm(cm, cs, p); arm > 0.0) {

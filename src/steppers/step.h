@@ -34,6 +34,9 @@ struct SpookScratch {
   std::vector<ContactRowsInfo> contact_rows;
   std::vector<Vec3> directions;      // friction directions (world) of every contact, in row order
   std::vector<Eigen::Triplet<double>> triplets;
+  // Point Jacobian of a contact point on each body: (dof, velocity of the point per unit
+  // dof velocity), dofs ascending.
+  std::vector<std::pair<int, Vec3>> chain_a, chain_b;
   std::vector<int> actuator_row;     // row of each servo actuator, −1 for force actuators
   spook::Problem problem;
   int ncontacts = 0;                 // contacts in problem (assembly counter)

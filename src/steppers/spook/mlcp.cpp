@@ -88,6 +88,7 @@ void MlcpSolver::setup(const Mlcp& p) {
   // LCP variables: one per lower/upper/findex-less row, two per box and findex row, one
   // per polyhedral row plus one slack per group.
   const int nB = static_cast<int>(B_.size());
+  lower_only_ = std::all_of(B_.begin(), B_.end(), [&](int i) { return type_[i] == Type::Lower; });
   std::vector<Entry>& T = T_entries_;
   std::vector<Entry>& E = E_entries_;
   T.clear();
@@ -177,6 +178,10 @@ void MlcpSolver::setup(const Mlcp& p) {
     }
   }
   const int nl = static_cast<int>(L_row_.size());
+  if (lower_only_) {  // (contact normals with joints: z = x_B − lo, T = I, no couplings)
+    M_ = Ared_;
+    return;
+  }
   T_.setZero(nB, nl);
   for (const Entry& e : T) T_(e.r, e.c) += e.v;
   E_.setZero(nl, nl);
@@ -214,7 +219,8 @@ void MlcpSolver::lcp_q(const VecX& b) {
 void MlcpSolver::recover(const VecX& b, const VecX& z, VecX& x) {
   x = x_fixed_;
   xB_ = x0_;
-  if (z.size() > 0) xB_.noalias() += T_ * z;
+  if (lower_only_) xB_ += z;
+  else if (z.size() > 0) xB_.noalias() += T_ * z;
   // A box row whose upper multiplier is active sits exactly at hi (lo + (hi − lo) may round).
   for (size_t a = 0; a < B_.size(); ++a)
     if (upper_var_[a] >= 0 && z[upper_var_[a]] > 0.0) xB_[a] = hi_[a];

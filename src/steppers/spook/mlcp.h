@@ -73,7 +73,8 @@ class MlcpSolver {
   VecX A_Fx_fixed_, A_Bx_fixed_;  // A_F· x_fixed, A_B· x_fixed
   Eigen::LDLT<MatX> ldlt_FF_;
   MatX Ared_;                   // Schur complement on B
-  MatX T_;                      // x_B = x0 + T z
+  MatX T_;                      // x_B = x0 + T z (not formed when lower_only_: T = I)
+  bool lower_only_ = false;     // every LCP row is a lower row: one variable each, M = Ared
   VecX x0_;
   std::vector<int> upper_var_;  // per B row: the box row's upper multiplier variable, or −1
   VecX hi_;                     // per B row: its upper bound (box rows)

@@ -221,15 +221,17 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
   ops.bias = -p.target;
   int max_nv = 0;
   for (const Tree& t : p.trees) max_nv = std::max(max_nv, t.nv);
-  if (ops.x.size() < max_nv) ops.x.resize(max_nv), ops.y.resize(max_nv);
+  if (ops.x.size() < max_nv) ops.x.resize(max_nv);
   small_inverses(p, ops);
   // A row's columns ascend and each tree owns a contiguous dof range, so a tree's entries
   // in the row are one run of them. Storage is kept from the previous step.
   ops.row_run_begin.resize(static_cast<size_t>(n) + 1);
   ops.runs.clear();
-  ops.jd.clear();
-  ops.wd.clear();
-  double* y = ops.y.data();
+  // jd and wd keep their size between steps and grow only when a run would not fit (a
+  // contact or joint row touches at most two trees: sized for that up front).
+  const size_t expected = static_cast<size_t>(n) * 2 * static_cast<size_t>(max_nv);
+  if (ops.jd.size() < expected) ops.jd.resize(expected), ops.wd.resize(expected);
+  size_t used = 0;
   for (int i = 0; i < n; ++i) {
     ops.row_run_begin[i] = static_cast<int>(ops.runs.size());
     const RowSpan row = row_span(p.J, i);
@@ -242,7 +244,12 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
       }
       const Tree& tree = p.trees[t];
       const int vb = tree.v_begin, nv = tree.nv, run = e;
-      ops.runs.push_back({t, vb, nv, static_cast<int>(ops.jd.size())});
+      if (used + static_cast<size_t>(nv) > ops.jd.size()) {
+        ops.jd.resize(2 * (used + static_cast<size_t>(nv)));
+        ops.wd.resize(ops.jd.size());
+      }
+      ops.runs.push_back({t, vb, nv, static_cast<int>(used)});
+      double* y = ops.wd.data() + used;  // W's run, written in place
       while (e < row.size && row.col[e] < vb + nv) ++e;
       double xy = 0.0;
       if (ops.minv_offset[t] >= 0 && (nv == 6 || nv == 1)) {  // free bodies, sliders: the loop below, unrolled
@@ -269,10 +276,10 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
         xy = xm.dot(ym);
       }
       ops.D[i] += xy;
-      const size_t off = ops.jd.size();
-      ops.jd.resize(off + static_cast<size_t>(nv), 0.0);
-      for (int r = run; r < e; ++r) ops.jd[off + static_cast<size_t>(row.col[r] - vb)] = row.val[r];
-      ops.wd.insert(ops.wd.end(), y, y + nv);
+      double* j = ops.jd.data() + used;
+      for (int k = 0; k < nv; ++k) j[k] = 0.0;
+      for (int r = run; r < e; ++r) j[row.col[r] - vb] = row.val[r];
+      used += static_cast<size_t>(nv);
     }
   }
   ops.row_run_begin[n] = static_cast<int>(ops.runs.size());
