@@ -58,7 +58,7 @@ Aabb geom_aabb(const Model& model, int g, const Pose& X_WG) {
 bool body_is_static(const Model& model, int body) {
   for (int b = body; b > 0; b = model.bodies[b].parent) {
     const Body& bd = model.bodies[b];
-    if (bd.kinematic || model.joints[bd.joint].type != JointType::Fixed) return false;
+    if (!bd.kinematic && model.joints[bd.joint].type != JointType::Fixed) return false;
   }
   return true;
 }

@@ -28,7 +28,9 @@ Aabb geom_aabb(const Model& model, int g, const Pose& X_WG);
 // Model::bodies_may_collide, and (a.group & b.mask) && (b.group & a.mask).
 bool geoms_may_collide(const Model& model, int ga, int gb);
 
-// True if the body is welded to the world (every joint up to it is Fixed, none kinematic).
+// True if no contact force can move the body: every joint up to the world is Fixed or
+// belongs to a kinematic body (whose motion is prescribed). Two such bodies never need
+// contacts: a kinematic pusher grazing the ground, two prescribed fingers.
 bool body_is_static(const Model& model, int body);
 
 class Broadphase {

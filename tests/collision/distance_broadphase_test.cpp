@@ -142,6 +142,14 @@ TEST(Broadphase, HonoursFilters) {
   EXPECT_TRUE(geoms_may_collide(m, a, c));
   m.excluded_body_pairs.emplace_back(1, 3);
   EXPECT_FALSE(geoms_may_collide(m, a, c));
+  // A kinematic body is moved by its signals, never by contact forces: against static
+  // geometry or another kinematic body it needs no contacts; a free body under it does.
+  m.bodies[1].kinematic = true;
+  EXPECT_FALSE(geoms_may_collide(m, plane, a));
+  EXPECT_TRUE(geoms_may_collide(m, a, b));
+  m.bodies[2].kinematic = true;
+  EXPECT_FALSE(geoms_may_collide(m, a, b));
+  EXPECT_TRUE(geoms_may_collide(m, plane, c));  // body 3 hangs from kinematic body 2 on its own joint
 }
 
 TEST(Broadphase, AabbsBoundTheShapes) {
