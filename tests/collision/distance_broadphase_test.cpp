@@ -144,6 +144,7 @@ TEST(Broadphase, HonoursFilters) {
   EXPECT_FALSE(geoms_may_collide(m, a, c));
   // A kinematic body is moved by its signals, never by contact forces: against static
   // geometry or another kinematic body it needs no contacts; a free body under it does.
+  m.geoms[b].mask = ~0u;
   m.bodies[1].kinematic = true;
   EXPECT_FALSE(geoms_may_collide(m, plane, a));
   EXPECT_TRUE(geoms_may_collide(m, a, b));
