@@ -10,6 +10,7 @@
 
 #include "steppers/spook/parameters.h"
 #include "steppers/spook/problem.h"
+#include "steppers/spook/problem_builder.h"
 
 namespace graspsim::spook {
 namespace {
@@ -32,26 +33,20 @@ Problem box_stacks(int boxes, FrictionTreatment friction) {
     p.trees.push_back(t);
     p.v_free[6 * b + 2] = -9.81 * h;
   }
-  std::vector<Eigen::Triplet<double>> trip;
-  std::vector<double> target, compliance, lo, hi;
+  ProblemBuilder rows(p);
   auto add_row = [&](int body, int below, const Vec3& dir, const Vec3& r_body, const Vec3& r_below,
                      RowKind kind, double c) {
-    const int row = static_cast<int>(target.size());
     const Vec3 ang = r_body.cross(dir), ang_below = r_below.cross(dir);
+    std::vector<std::pair<int, double>> entries;
     for (int k = 0; k < 3; ++k) {
-      trip.emplace_back(row, 6 * body + k, dir[k]);
-      trip.emplace_back(row, 6 * body + 3 + k, ang[k]);
+      entries.emplace_back(6 * body + k, dir[k]);
+      entries.emplace_back(6 * body + 3 + k, ang[k]);
       if (below >= 0) {
-        trip.emplace_back(row, 6 * below + k, -dir[k]);
-        trip.emplace_back(row, 6 * below + 3 + k, -ang_below[k]);
+        entries.emplace_back(6 * below + k, -dir[k]);
+        entries.emplace_back(6 * below + 3 + k, -ang_below[k]);
       }
     }
-    target.push_back(0.0);
-    compliance.push_back(c);
-    lo.push_back(kind == RowKind::Normal ? 0.0 : -kInf);
-    hi.push_back(kInf);
-    p.kind.push_back(kind);
-    return row;
+    return rows.add(entries, kind, 0.0, c, kind == RowKind::Normal ? 0.0 : -kInf, kInf);
   };
   for (int b = 0; b < boxes; ++b) {
     const int below = b % 10 == 0 ? -1 : b - 1;  // columns of 10
@@ -67,13 +62,7 @@ Problem box_stacks(int boxes, FrictionTreatment friction) {
       p.contacts.push_back(c);
     }
   }
-  const int n = static_cast<int>(target.size());
-  p.J.resize(n, p.nv);
-  p.J.setFromTriplets(trip.begin(), trip.end());
-  p.target = Eigen::Map<VecX>(target.data(), n);
-  p.compliance = Eigen::Map<VecX>(compliance.data(), n);
-  p.lo = Eigen::Map<VecX>(lo.data(), n);
-  p.hi = Eigen::Map<VecX>(hi.data(), n);
+  rows.finish();
   return p;
 }
 

@@ -11,6 +11,7 @@
 
 #include "steppers/spook/parameters.h"
 #include "steppers/spook/problem.h"
+#include "steppers/spook/problem_builder.h"
 
 namespace graspsim::spook::spook_test {
 
@@ -24,34 +25,7 @@ inline Tree make_tree(int v_begin, const MatX& M) {
   return t;
 }
 
-// Appends a row with the given dense Jacobian entries (column, value).
-struct RowBuilder {
-  explicit RowBuilder(Problem& problem) : p(problem) {}
-  Problem& p;
-  Triplets trip;
-  std::vector<double> target, compliance, lo, hi;
-
-  int add(const std::vector<std::pair<int, double>>& entries, RowKind kind, double tgt, double c,
-          double l, double h) {
-    const int r = static_cast<int>(target.size());
-    for (auto [col, v] : entries) trip.emplace_back(r, col, v);
-    target.push_back(tgt);
-    compliance.push_back(c);
-    lo.push_back(l);
-    hi.push_back(h);
-    p.kind.push_back(kind);
-    return r;
-  }
-  void finish() {
-    const int n = static_cast<int>(target.size());
-    p.J.resize(n, p.nv);
-    p.J.setFromTriplets(trip.begin(), trip.end());
-    p.target = Eigen::Map<VecX>(target.data(), n);
-    p.compliance = Eigen::Map<VecX>(compliance.data(), n);
-    p.lo = Eigen::Map<VecX>(lo.data(), n);
-    p.hi = Eigen::Map<VecX>(hi.data(), n);
-  }
-};
+using RowBuilder = ProblemBuilder;
 
 // A particle of mass m (3 dofs, one tree) resting on the plane z = 0 (gap 0, at rest),
 // pushed by a horizontal force F during one step of length h under gravity g.
