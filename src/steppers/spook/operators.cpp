@@ -172,27 +172,14 @@ void small_inverses(const Problem& p, Operators& ops) {
   ops.minv_key_offset = ops.minv_offset;
 }
 
-// y = M⁻¹ x over one tree of NV dofs (x given by the row's run [run, e)); returns x·y.
-// The same operations in the same order as the general path (so the same bits), with the
-// trip count known and x, y in registers: y accumulates M⁻¹'s columns of the nonzero x_j
-// in ascending j, and x·y is summed as Eigen's dynamic-size dot does with SSE2 packets
-// (two lanes, pairs of packets, the lanes added last).
+// y = M⁻¹ x for a tree of NV dofs (Mi column-major, x dense); returns x·y.
 template <int NV>
-double minv_times_run(const double* Mi, const RowSpan& row, int run, int e, int vb, double* y_out) {
-  double x[NV], y[NV];
-  for (int k = 0; k < NV; ++k) x[k] = 0.0, y[k] = 0.0;
-  for (int r = run; r < e; ++r) x[row.col[r] - vb] = row.val[r];
-  for (int j = 0; j < NV; ++j) {
-    if (x[j] == 0.0) continue;
-    for (int k = 0; k < NV; ++k) y[k] += Mi[j * NV + k] * x[j];
-  }
-  for (int k = 0; k < NV; ++k) y_out[k] = y[k];
-  if constexpr (NV == 6) {
-    return ((x[0] * y[0] + x[2] * y[2]) + x[4] * y[4]) + ((x[1] * y[1] + x[3] * y[3]) + x[5] * y[5]);
-  } else {
-    static_assert(NV == 1, "dot order written for 1 and 6 dofs");
-    return x[0] * y[0];
-  }
+double minv_times(const double* Mi, const double* x, double* y) {
+  using Vec = Eigen::Matrix<double, NV, 1>;
+  const Eigen::Map<const Vec> xm(x);
+  Eigen::Map<Vec> ym(y);
+  ym.noalias() = Eigen::Map<const Eigen::Matrix<double, NV, NV>>(Mi) * xm;
+  return xm.dot(ym);
 }
 
 // Operators::contact_free_runs of one contact.
@@ -221,7 +208,6 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
   ops.bias = -p.target;
   int max_nv = 0;
   for (const Tree& t : p.trees) max_nv = std::max(max_nv, t.nv);
-  if (ops.x.size() < max_nv) ops.x.resize(max_nv);
   small_inverses(p, ops);
   // A row's columns ascend and each tree owns a contiguous dof range, so a tree's entries
   // in the row are one run of them. Storage is kept from the previous step.
@@ -243,42 +229,43 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
         continue;
       }
       const Tree& tree = p.trees[t];
-      const int vb = tree.v_begin, nv = tree.nv, run = e;
+      const int vb = tree.v_begin, nv = tree.nv;
       if (used + static_cast<size_t>(nv) > ops.jd.size()) {
         ops.jd.resize(2 * (used + static_cast<size_t>(nv)));
         ops.wd.resize(ops.jd.size());
       }
       ops.runs.push_back({t, vb, nv, static_cast<int>(used)});
-      double* y = ops.wd.data() + used;  // W's run, written in place
-      while (e < row.size && row.col[e] < vb + nv) ++e;
-      double xy = 0.0;
-      if (ops.minv_offset[t] >= 0 && (nv == 6 || nv == 1)) {  // free bodies, sliders: the loop below, unrolled
-        const double* Mi = ops.minv.data() + ops.minv_offset[t];
-        xy = nv == 6 ? minv_times_run<6>(Mi, row, run, e, vb, y) : minv_times_run<1>(Mi, row, run, e, vb, y);
-      } else if (ops.minv_offset[t] >= 0) {
-        const double* Mi = ops.minv.data() + ops.minv_offset[t];
-        for (int k = 0; k < nv; ++k) y[k] = 0.0;
-        for (int r = run; r < e; ++r) {
-          const double xj = row.val[r];
-          if (xj == 0.0) continue;
-          const double* col = Mi + (row.col[r] - vb) * nv;
-          for (int k = 0; k < nv; ++k) y[k] += col[k] * xj;
-        }
-        Eigen::Map<VecX> xm(ops.x.data(), nv);
-        xm.setZero();
-        for (int r = run; r < e; ++r) xm[row.col[r] - vb] = row.val[r];
-        xy = xm.dot(Eigen::Map<const VecX>(y, nv));
+      // J's run, dense: a copy when the row has all the tree's dofs (columns ascend and are
+      // unique, so then they are exactly vb .. vb + nv − 1), else scattered over zeros.
+      double* j = ops.jd.data() + used;
+      if (e + nv <= row.size && row.col[e] == vb && row.col[e + nv - 1] == vb + nv - 1) {
+        std::copy(row.val + e, row.val + e + nv, j);
+        e += nv;
       } else {
-        Eigen::Map<VecX> xm(ops.x.data(), nv), ym(y, nv);
-        xm.setZero();
-        for (int r = run; r < e; ++r) xm[row.col[r] - vb] = row.val[r];
-        ym = tree.M_llt.solve(xm);
-        xy = xm.dot(ym);
+        std::fill(j, j + nv, 0.0);
+        for (; e < row.size && row.col[e] < vb + nv; ++e) j[row.col[e] - vb] = row.val[e];
+      }
+      double* y = ops.wd.data() + used;  // W's run, written in place
+      double xy = 0.0;
+      if (ops.minv_offset[t] >= 0) {
+        const double* Mi = ops.minv.data() + ops.minv_offset[t];
+        if (nv == 6) {  // free bodies and sliders: sizes known to the compiler
+          xy = minv_times<6>(Mi, j, y);
+        } else if (nv == 1) {
+          xy = minv_times<1>(Mi, j, y);
+        } else {
+          Eigen::Map<const VecX> jm(j, nv);
+          Eigen::Map<VecX> ym(y, nv);
+          ym.noalias() = Eigen::Map<const MatX>(Mi, nv, nv) * jm;
+          xy = jm.dot(ym);
+        }
+      } else {
+        Eigen::Map<const VecX> jm(j, nv);
+        Eigen::Map<VecX> ym(y, nv);
+        ym = tree.M_llt.solve(jm);
+        xy = jm.dot(ym);
       }
       ops.D[i] += xy;
-      double* j = ops.jd.data() + used;
-      for (int k = 0; k < nv; ++k) j[k] = 0.0;
-      for (int r = run; r < e; ++r) j[row.col[r] - vb] = row.val[r];
       used += static_cast<size_t>(nv);
     }
   }

@@ -60,7 +60,6 @@ struct Operators {
   std::vector<int> minv_key_nv, minv_key_offset;
   // Scratch of make_operators and dense_delassus.
   std::vector<int> parent, first_row_of_tree, island_of_root, touched, tree_rows, tree_first;
-  VecX x;
   std::vector<double> jt, wt;  // a tree's block of J and W over an island's rows
 };
 
