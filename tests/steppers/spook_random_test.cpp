@@ -270,3 +270,45 @@ TEST(SpookRandom, DirectOnStiffIllConditionedProblems) {
 
 }  // namespace
 }  // namespace graspsim::spook
+
+namespace graspsim::spook {
+namespace {
+
+TEST(SpookRandom, WarmStartOffByOneContactIsRepairedWithoutLemke) {
+  // Three contact normals on one body, pressed in (no friction: one LCP variable per row). The warm
+  // start is the solution of a neighbouring problem in which row `flip` still pushed; now it
+  // separates, so the guessed basis is wrong in one index. One principal pivot repairs it:
+  // no Lemke pivots, and the impulses equal a cold solve's.
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int flip = 0; flip < 3; ++flip) {
+    Problem p;
+    p.nv = 3;
+    MatX L = MatX::Identity(3, 3);
+    L(1, 0) = 0.3 * u(rng), L(2, 0) = 0.3 * u(rng), L(2, 1) = 0.3 * u(rng);
+    p.trees.push_back(spook_test::make_tree(0, L * L.transpose()));
+    p.v_free = Vec3(-0.5 + 0.1 * u(rng), -0.5 + 0.1 * u(rng), -0.5);  // approaching all three
+    spook_test::RowBuilder rb(p);
+    const Vec3 dirs[3] = {Vec3(0.1, 0, 1).normalized(), Vec3(1, 0, 0.1).normalized(), Vec3(0, 1, 0.1).normalized()};
+    for (const Vec3& d : dirs) {
+      ContactRows c;
+      c.treatment = FrictionTreatment::BoxScaled;  // (with no friction rows)
+      c.normal = rb.add({{0, d.x()}, {1, d.y()}, {2, d.z()}}, RowKind::Normal, 0.1, 1e-3, 0.0, kInf);
+      p.contacts.push_back(c);
+    }
+    rb.finish();
+    const Solution before = solve(p, SolverType::Direct, 1);
+    ASSERT_GT(before.lambda[flip], 0.0);
+    p.target[flip] = -10.0;  // the row now separates fast: λ = 0 there
+    const Solution cold = solve(p, SolverType::Direct, 1);
+    ASSERT_EQ(cold.lambda[flip], 0.0);
+    p.lambda_warm = before.lambda;
+    const Solution warm = solve(p, SolverType::Direct, 1);
+    EXPECT_EQ(warm.pivots, 0) << "flip " << flip;
+    EXPECT_LE((warm.lambda - cold.lambda).lpNorm<Eigen::Infinity>(), 1e-12) << "flip " << flip;
+    EXPECT_LE(warm.residual, 1e-12);
+  }
+}
+
+}  // namespace
+}  // namespace graspsim::spook

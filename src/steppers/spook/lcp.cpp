@@ -227,7 +227,16 @@ void LcpActiveSet::set(const MatX& M, const std::vector<int>& basic) {
   valid_ = true;
 }
 
+void LcpActiveSet::toggle(const MatX& M, int k) {
+  std::vector<int> basic = basic_;
+  const auto it = std::lower_bound(basic.begin(), basic.end(), k);
+  if (it != basic.end() && *it == k) basic.erase(it);
+  else basic.insert(it, k);
+  set(M, basic);
+}
+
 bool LcpActiveSet::try_solve(const MatX& M, const VecX& q, VecX& z) {
+  infeasible_ = -1;
   if (!valid_) return false;
   const int m = static_cast<int>(basic_.size());
   z.setZero(q.size());
@@ -247,7 +256,10 @@ bool LcpActiveSet::try_solve(const MatX& M, const VecX& q, VecX& z) {
   w_.noalias() = M * z;
   w_ += q;
   for (int i = 0; i < q.size(); ++i)
-    if (z[i] < -ztol || w_[i] < -wtol) return false;
+    if (z[i] < -ztol || w_[i] < -wtol) {
+      infeasible_ = i;
+      return false;
+    }
   for (int i : basic_)  // a singular basis block may have been "solved" inaccurately
     if (std::abs(w_[i]) > 1e3 * wtol) return false;
   z = z.cwiseMax(0.0);

@@ -46,9 +46,15 @@ class LcpActiveSet {
   bool empty() const { return !valid_; }
   // Fills z and returns true if the stored basis is feasible for q (within tol·scale).
   bool try_solve(const MatX& M, const VecX& q, VecX& z);
+  // After a try_solve that returned false: the smallest index whose z (basic) or w
+  // (nonbasic) is infeasible, or −1 (no basis, or a singular one).
+  int first_infeasible() const { return infeasible_; }
+  // The basis with index k moved to the other side (a principal pivot), factored.
+  void toggle(const MatX& M, int k);
 
  private:
   bool valid_ = false;
+  int infeasible_ = -1;
   std::vector<int> basic_;
   Eigen::PartialPivLU<MatX> lu_;
   MatX Mss_;

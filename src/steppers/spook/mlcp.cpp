@@ -7,6 +7,9 @@
 namespace graspsim::spook {
 namespace {
 
+// Principal pivots tried on a remembered basis that no longer fits before Lemke runs.
+constexpr int kBasisRepairs = 4;
+
 // out = A(rows, cols), into out's storage.
 void block(const MatX& A, const std::vector<int>& rows, const std::vector<int>& cols, MatX& out) {
   out.resize(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(cols.size()));
@@ -295,6 +298,16 @@ bool MlcpSolver::solve(const VecX& b, VecX& x, int& pivots, const VecX* guess) {
   if (active_.try_solve(M_, q_, z_)) {
     recover(b, z_, x);
     return true;
+  }
+  // A remembered basis that is off by an index or two (a friction multiplier of a redundant
+  // contact point drifting through zero from step to step) is repaired by principal pivots
+  // (Murty's least-index rule) at one LU each, before Lemke restarts from scratch.
+  for (int repair = 0; repair < kBasisRepairs && active_.first_infeasible() >= 0; ++repair) {
+    active_.toggle(M_, active_.first_infeasible());
+    if (active_.try_solve(M_, q_, z_)) {
+      recover(b, z_, x);
+      return true;
+    }
   }
   LcpResult res = solve_lcp_lemke(M_, q_);
   pivots += res.pivots;
