@@ -151,14 +151,22 @@ void emit_grid(const FacePatch& patch, const Polygon& pen, int grid, ContactSet&
 }  // namespace
 
 void clip_to_face(const SupportFeature& ref, Polygon& poly) {
+  // Ping-pong between poly and tmp; only the used vertices are copied back (a Polygon
+  // holds room for kMaxPolygon of them, 2 KB).
   Polygon tmp;
+  Polygon* in = &poly;
+  Polygon* out = &tmp;
   const int m = ref.poly.n;
-  for (int i = 0; i < m && poly.n > 0; ++i) {
+  for (int i = 0; i < m && in->n > 0; ++i) {
     const Vec3& a = ref.poly.v[i].p;
     const Vec3& b = ref.poly.v[(i + 1) % m].p;
     const Vec3 side = (b - a).cross(ref.normal);  // outward for a CCW face
-    clip_halfspace(poly, side, side.dot(a), i, tmp);
-    poly = tmp;
+    clip_halfspace(*in, side, side.dot(a), i, *out);
+    std::swap(in, out);
+  }
+  if (in != &poly) {
+    std::copy(in->v.begin(), in->v.begin() + in->n, poly.v.begin());
+    poly.n = in->n;
   }
 }
 
