@@ -182,21 +182,27 @@ double minv_times(const double* Mi, const double* x, double* y) {
   return xm.dot(ym);
 }
 
-// Operators::contact_free_runs of one contact.
-int free_runs(const Operators& ops, const ContactRows& c) {
-  if (c.friction.size() != 2) return 0;
+// Operators::free_contacts of one contact.
+Operators::FreeContact free_contact(const Operators& ops, const ContactRows& c) {
+  Operators::FreeContact f;
+  if (c.friction.size() != 2) return f;
   const int rows[3] = {c.normal, c.friction[0], c.friction[1]};
   const int first = ops.row_run_begin[c.normal];
   const int count = ops.row_run_begin[c.normal + 1] - first;
-  if (count < 1 || count > 2) return 0;
+  if (count < 1 || count > 2) return f;
+  int expected_offset = ops.runs[first].offset;
   for (int i : rows) {
-    if (ops.row_run_begin[i + 1] - ops.row_run_begin[i] != count) return 0;
+    if (ops.row_run_begin[i + 1] - ops.row_run_begin[i] != count) return f;
     for (int k = 0; k < count; ++k) {
       const Run& r = ops.runs[ops.row_run_begin[i] + k];
-      if (r.nv != 6 || r.tree != ops.runs[first + k].tree) return 0;
+      if (r.nv != 6 || r.tree != ops.runs[first + k].tree || r.offset != expected_offset) return f;
+      expected_offset += 6;
     }
   }
-  return count;
+  f.runs = count;
+  f.offset = ops.runs[first].offset;
+  for (int k = 0; k < count; ++k) f.v_begin[k] = ops.runs[first + k].v_begin;
+  return f;
 }
 
 }  // namespace
@@ -278,8 +284,8 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
     for (int r : p.contacts[c].friction) ops.contact_of_row[r] = c;
     if (p.contacts[c].torsion >= 0) ops.contact_of_row[p.contacts[c].torsion] = c;
   }
-  ops.contact_free_runs.assign(p.contacts.size(), 0);
-  for (size_t c = 0; c < p.contacts.size(); ++c) ops.contact_free_runs[c] = static_cast<char>(free_runs(ops, p.contacts[c]));
+  ops.free_contacts.resize(p.contacts.size());
+  for (size_t c = 0; c < p.contacts.size(); ++c) ops.free_contacts[c] = free_contact(ops, p.contacts[c]);
   if (with_islands) {
     find_islands(p, ops);
   } else {

@@ -34,10 +34,16 @@ struct Operators {
   // (kinematic bodies, whose velocity λ never changes) times v_free, less the target.
   VecX bias;
   std::vector<int> contact_of_row;  // (nrows) contact index of a normal/friction row, or −1
-  // (ncontacts) 1 or 2 when the contact's normal and two friction rows each have that many
-  // runs, all on free bodies (6 dofs) and on the same trees (PGS then keeps the bodies'
-  // velocities in registers across the three rows), else 0.
-  std::vector<char> contact_free_runs;
+  // Per contact: when its normal and two friction rows each have `runs` (1 or 2) runs, all
+  // on free bodies (6 dofs), on the same trees and stored back to back from jd / wd +
+  // offset (row-major: row, then run), PGS keeps the bodies' velocities in registers
+  // across the three rows. runs = 0 otherwise.
+  struct FreeContact {
+    int runs = 0;
+    int offset = 0;
+    int v_begin[2] = {0, 0};
+  };
+  std::vector<FreeContact> free_contacts;
   std::vector<int> tree_of;   // (nv) tree of each dof, or −1
   // Row i's runs, in tree (hence column) order: runs[row_run_begin[i] .. row_run_begin[i + 1]).
   std::vector<int> row_run_begin;

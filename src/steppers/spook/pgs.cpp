@@ -29,9 +29,9 @@ class Sweeper {
 
   void contact(const ContactRows& c, bool with_normal) {
     if (c.treatment != FrictionTreatment::Polyhedral) {
-      const int nc = ops_.contact_of_row[c.normal];
-      if (ops_.contact_free_runs[nc] == 1) return free_contact<1>(c, with_normal);
-      if (ops_.contact_free_runs[nc] == 2) return free_contact<2>(c, with_normal);
+      const Operators::FreeContact& f = ops_.free_contacts[ops_.contact_of_row[c.normal]];
+      if (f.runs == 1) return free_contact<1>(c, f, with_normal);
+      if (f.runs == 2) return free_contact<2>(c, f, with_normal);
     }
     if (with_normal) row(c.normal, p_.lo[c.normal], p_.hi[c.normal]);
     const double bound = friction_bound(c.mu, lambda_[c.normal]);
@@ -83,35 +83,29 @@ class Sweeper {
   }
 
  private:
-  // contact() for a contact whose three rows act on R free bodies (contact_free_runs): the
+  // contact() for a contact whose three rows act on R free bodies (free_contacts): the
   // same updates in the same order, with the bodies' velocities held in registers.
   template <int R>
-  void free_contact(const ContactRows& c, bool with_normal) {
+  void free_contact(const ContactRows& c, const Operators::FreeContact& f, bool with_normal) {
     const int rows[3] = {c.normal, c.friction[0], c.friction[1]};
-    const double* J[3][R];
-    const double* W[3][R];
-    for (int q = 0; q < 3; ++q)
-      for (int r = 0; r < R; ++r) {
-        const Run& run = ops_.runs[ops_.row_run_begin[rows[q]] + r];
-        J[q][r] = ops_.jd.data() + run.offset;
-        W[q][r] = ops_.wd.data() + run.offset;
-      }
+    const double* J = ops_.jd.data() + f.offset;  // row q, run r at J + 6 (R q + r)
+    const double* W = ops_.wd.data() + f.offset;
     double* vp[R];
     Vec6 v[R];
     for (int r = 0; r < R; ++r) {
-      vp[r] = v_.data() + ops_.runs[ops_.row_run_begin[c.normal] + r].v_begin;
+      vp[r] = v_.data() + f.v_begin[r];
       v[r] = Eigen::Map<const Vec6>(vp[r]);
     }
     auto w = [&](int q) {
       double jv = 0.0;
-      for (int r = 0; r < R; ++r) jv += Eigen::Map<const Vec6>(J[q][r]).dot(v[r]);
+      for (int r = 0; r < R; ++r) jv += Eigen::Map<const Vec6>(J + 6 * (R * q + r)).dot(v[r]);
       return ops_.bias[rows[q]] + jv + p_.compliance[rows[q]] * lambda_[rows[q]];
     };
     auto set = [&](int q, double value) {
       const double delta = value - lambda_[rows[q]];
       if (delta == 0.0) return;
       lambda_[rows[q]] = value;
-      for (int r = 0; r < R; ++r) v[r] += delta * Eigen::Map<const Vec6>(W[q][r]);
+      for (int r = 0; r < R; ++r) v[r] += delta * Eigen::Map<const Vec6>(W + 6 * (R * q + r));
     };
     auto row = [&](int q, double lo, double hi) {
       const double inv = ops_.inv_D[rows[q]];
