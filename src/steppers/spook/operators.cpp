@@ -164,9 +164,16 @@ void small_inverses(const Problem& p, Operators& ops) {
     if (ops.minv_key_nv[t] == nv && ops.minv_key_offset[t] == o && std::memcmp(key, factor.data(), bytes) == 0)
       continue;
     std::memcpy(key, factor.data(), bytes);
-    Eigen::Map<MatX> Mi(ops.minv.data() + o, nv, nv);
-    Mi.setIdentity();
-    p.trees[t].M_llt.solveInPlace(Mi);
+    if (nv == 6) {  // free bodies: M⁻¹ = L⁻ᵀ L⁻¹ in fixed size (a dynamic 6 × 6 solve costs ~4× more)
+      using Mat6c = Eigen::Matrix<double, 6, 6>;
+      Mat6c Linv = Mat6c::Identity();
+      Eigen::Map<const Mat6c>(factor.data()).triangularView<Eigen::Lower>().solveInPlace(Linv);
+      Eigen::Map<Mat6c>(ops.minv.data() + o).noalias() = Linv.transpose() * Linv;
+    } else {
+      Eigen::Map<MatX> Mi(ops.minv.data() + o, nv, nv);
+      Mi.setIdentity();
+      p.trees[t].M_llt.solveInPlace(Mi);
+    }
     ops.minv_key_nv[t] = nv;
   }
   ops.minv_key_offset = ops.minv_offset;
