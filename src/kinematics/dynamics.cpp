@@ -65,6 +65,22 @@ void mass_matrix_block(const Model& model, const KinematicsData& kin, int v_begi
   M.triangularView<Eigen::StrictlyLower>() = M.transpose();
 }
 
+void free_body_mass_matrix(const Model& model, int b, const Mat3& R, MatX& M) {
+  const Body& body = model.bodies[b];
+  const double m = body.mass;
+  M.setZero(6, 6);
+  M.topLeftCorner<3, 3>().diagonal().setConstant(m);
+  if (!body.com.isZero()) {
+    const Mat3 cx = skew(body.com);
+    M.topRightCorner<3, 3>() = -m * R * cx;
+    M.bottomLeftCorner<3, 3>() = M.topRightCorner<3, 3>().transpose();
+    M.bottomRightCorner<3, 3>() = body.inertia - m * cx * cx;
+  } else {
+    M.bottomRightCorner<3, 3>() = body.inertia;
+  }
+  M.diagonal().array() += model.joints[body.joint].armature;
+}
+
 void bias_forces(const Model& model, const KinematicsData& kin, const VecX& v, VecX& c) {
   rne(model, kin, v, nullptr, c);
 }

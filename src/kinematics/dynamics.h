@@ -16,6 +16,13 @@ void mass_matrix(const Model& model, const KinematicsData& kin, MatX& M);
 // instead of nv², for scenes of many independent bodies.
 void mass_matrix_block(const Model& model, const KinematicsData& kin, int v_begin, int n, MatX& M);
 
+// The same block for body b on a free joint hanging from the world, in closed form from its
+// mass properties and orientation R: [[m 1, −m R [c]×], [m [c]× Rᵀ, I_c − m [c]×²]] (c the
+// centre of mass in the body frame; dofs: origin velocity in the world, then ω in the body
+// frame). It depends on R only through c, so a body whose origin is its centre of mass
+// gets a bitwise-constant block (its factor and inverse are then kept between steps).
+void free_body_mass_matrix(const Model& model, int b, const Mat3& R, MatX& M);
+
 // Bias forces c(q, v): Coriolis, centrifugal and gravity (recursive Newton-Euler with
 // q̈ = 0). Needs forward_kinematics.
 void bias_forces(const Model& model, const KinematicsData& kin, const VecX& v, VecX& c);

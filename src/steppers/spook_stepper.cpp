@@ -203,7 +203,10 @@ void free_motion(const Model& model, const State& s, Workspace& ws) {
       // matrix resized for each would reallocate every step.)
       if (ntrees == static_cast<int>(ws.spook.tree_M.size())) ws.spook.tree_M.emplace_back();
       MatX& M = ws.spook.tree_M[ntrees];
-      mass_matrix_block(model, ws.kin, vb, ve - vb, M);
+      if (end == root + 1 && model.joints[model.bodies[root].joint].type == JointType::Free)
+        free_body_mass_matrix(model, root, ws.kin.R_WB[root], M);  // (constant when the origin is the COM)
+      else
+        mass_matrix_block(model, ws.kin, vb, ve - vb, M);
       // Prescribed accelerations act on the dynamic dofs through M_fp.
       if (ws.rhs_f.size() < nv) ws.rhs_f.resize(nv), ws.qacc_prescribed.resize(nv);
       Eigen::Map<VecX> a_p(ws.qacc_prescribed.data(), f0 - vb), rhs_f(ws.rhs_f.data(), n);
