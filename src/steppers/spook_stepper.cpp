@@ -143,8 +143,17 @@ bool implicit_gyroscopic(const Model& model, int root, int end, const Eigen::Ref
   if (end != root + 1 || model.joints[model.bodies[root].joint].type != JointType::Free) return false;
   const Vec3 w = v.tail<3>();
   const Mat3 I = Mh.bottomRightCorner<3, 3>();  // body-frame inertia about the origin (+ hD)
-  Eigen::Matrix<double, 6, 6> A = Mh;
-  A.bottomRightCorner<3, 3>() += h * (skew(w) * I - skew(I * w));
+  const Mat3 Aww = I + h * (skew(w) * I - skew(I * w));
+  const Eigen::Matrix<double, 6, 6> M6 = Mh;
+  const Mat3 Mvv = M6.topLeftCorner<3, 3>();
+  if (M6.topRightCorner<3, 3>().isZero(0.0) && Mvv.isDiagonal(0.0)) {
+    // Centre of mass at the origin: translation and rotation decouple (two small solves).
+    rhs.head<3>().array() /= Mvv.diagonal().array();
+    rhs.tail<3>() = Aww.partialPivLu().solve(Vec3(rhs.tail<3>()));
+    return true;
+  }
+  Eigen::Matrix<double, 6, 6> A = M6;
+  A.bottomRightCorner<3, 3>() = Aww;
   rhs = A.partialPivLu().solve(Eigen::Matrix<double, 6, 1>(rhs));
   return true;
 }
