@@ -193,7 +193,8 @@ bool polish_needed(const Problem& p, const SolverScratch& s, const int* island, 
   return false;
 }
 
-void polish_island(const Problem& p, SolverScratch& s, int k, const VecX& v, VecX& lambda, Solution& sol) {
+// Returns whether it changed λ.
+bool polish_island(const Problem& p, SolverScratch& s, int k, const VecX& v, VecX& lambda, Solution& sol) {
   constexpr int kAttempts = 4;
   constexpr double kSlack = 1e-6;
   const Operators& ops = s.ops;
@@ -210,7 +211,7 @@ void polish_island(const Problem& p, SolverScratch& s, int k, const VecX& v, Vec
       s.sticking.push_back(inside_bounds(p, p.contacts[c], lambda, kSlack));
     }
   }
-  if (s.contacts.empty() || !polish_needed(p, s, island, m, lambda, v)) return;
+  if (s.contacts.empty() || !polish_needed(p, s, island, m, lambda, v)) return false;
   IslandScratch& part = spook::part(s.polish, static_cast<size_t>(k));
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     // v_fixed = v_free + the friction of this island's sliding contacts, held.
@@ -231,7 +232,7 @@ void polish_island(const Problem& p, SolverScratch& s, int k, const VecX& v, Vec
     if (part.rows.empty() || part.rows.size() > static_cast<size_t>(kMaxDirectRows)) {
       for (int d : s.moved_dofs) s.v_fixed[d] = p.v_free[d];
       ++sol.direct_failures;  // too large to pivot: this island keeps its iterated friction
-      return;
+      return false;
     }
     island_rhs(s.ops, part.rows, s.v_fixed, part.b);
     for (int d : s.moved_dofs) s.v_fixed[d] = p.v_free[d];
@@ -245,7 +246,7 @@ void polish_island(const Problem& p, SolverScratch& s, int k, const VecX& v, Vec
     }
     part.solver.setup(mlcp);
     gather(lambda, part.rows, part.guess);
-    if (!part.solver.solve(part.b, part.x, sol.pivots, &part.guess)) return;
+    if (!part.solver.solve(part.b, part.x, sol.pivots, &part.guess)) return false;
     gather(lambda, part.rows, part.saved);
     for (int a = 0; a < n; ++a) lambda[part.rows[a]] = part.x[a];  // the candidate
     bool all_inside = true;
@@ -254,17 +255,21 @@ void polish_island(const Problem& p, SolverScratch& s, int k, const VecX& v, Vec
         s.sticking[j] = 0;
         all_inside = false;
       }
-    if (all_inside) return;
+    if (all_inside) return true;
     for (int a = 0; a < n; ++a) lambda[part.rows[a]] = part.saved[a];  // rejected
   }
+  return false;
 }
 
 // v = v_free + Wᵀλ on entry (it is not updated: islands do not share dofs).
-void polish_sticking(const Problem& p, SolverScratch& s, const VecX& v, VecX& lambda, Solution& sol) {
-  if (p.contacts.empty()) return;
+// Returns whether it changed λ.
+bool polish_sticking(const Problem& p, SolverScratch& s, const VecX& v, VecX& lambda, Solution& sol) {
+  if (p.contacts.empty()) return false;
   s.v_fixed = p.v_free;
+  bool changed = false;
   for (int k = 0; k < s.ops.nislands(); ++k)
-    if (selected(s, k)) polish_island(p, s, k, v, lambda, sol);
+    if (selected(s, k)) changed = polish_island(p, s, k, v, lambda, sol) || changed;
+  return changed;
 }
 
 // An outer iteration that changed no row's velocity w_i = J_i v⁺ + Σ_i λ_i − target_i by
@@ -342,11 +347,11 @@ void split(const Problem& p, SolverScratch& s, int outer, VecX& lambda, Solution
     }
   }
   sol.iterations = k;
-  polish_sticking(p, s, v, lambda, sol);
-  // The polish re-solved the normals: one last friction sweep puts every sliding contact's
-  // friction inside its final cone (a sweep projects against the current normals) and
-  // leaves the exact sticking contacts where they are (their fixed point).
-  velocity_of(p, ops, lambda, v);
+  // When the polish re-solved the normals, one last friction sweep puts every sliding
+  // contact's friction inside its final cone (a sweep projects against the current normals)
+  // and leaves the exact sticking contacts where they are (their fixed point). (v is kept
+  // current by the sweeps; only the polish's jump needs it recomputed.)
+  if (polish_sticking(p, s, v, lambda, sol)) velocity_of(p, ops, lambda, v);
   pgs_sweeps(p, ops, SweepRows::FrictionOnly, 1, lambda, v, pgs_rows(s));
 }
 
@@ -360,6 +365,7 @@ void run(const Problem& p, SolverScratch& s, SolverType solver, int iterations, 
       break;
     case SolverType::Direct:
       direct(p, s, false, lambda, sol);
+      velocity_of(p, ops, lambda, sol.v);
       sol.iterations = sol.pivots;
       break;
     case SolverType::DirectIterative:
@@ -450,7 +456,9 @@ void solve(const Problem& p, SolverType solver, int iterations, SolverScratch& s
       sol.iterations = std::max(iterations_before, sol.iterations);
     }
   }
-  velocity_of(p, ops, lambda, sol.v);
+  // Every solver leaves sol.v = v_free + Wᵀλ (the sweeps update it with λ); per island,
+  // each later solver starts from all islands' λ, but none may have run.
+  if (s.per_island) velocity_of(p, ops, lambda, sol.v);
   sol.residual = complementarity_residual(p, ops, lambda, sol.v, s.w);
 }
 
