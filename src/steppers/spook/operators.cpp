@@ -333,8 +333,48 @@ std::vector<std::vector<int>> islands(const Problem& p) {
 
 using RowMajorMap = Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
 
+namespace {
+
+// dense_delassus for a small island: every pair of rows, merging their runs (each row
+// touches at most a few trees, in ascending order), without the per-tree lists.
+void dense_delassus_pairs(const Problem& p, const Operators& ops, const int* rows, int m, MatX& A) {
+  for (int b = 0; b < m; ++b) {
+    const int jb = rows[b];
+    for (int a = b; a < m; ++a) {
+      const int ja = rows[a];
+      double sum = 0.0;
+      int ka = ops.row_run_begin[ja], kb = ops.row_run_begin[jb];
+      const int ea = ops.row_run_begin[ja + 1], eb = ops.row_run_begin[jb + 1];
+      while (ka < ea && kb < eb) {
+        const Run &ra = ops.runs[ka], &rb = ops.runs[kb];
+        if (ra.tree < rb.tree) {
+          ++ka;
+        } else if (rb.tree < ra.tree) {
+          ++kb;
+        } else {
+          const double* x = ops.jd.data() + ra.offset;
+          const double* y = ops.wd.data() + rb.offset;
+          for (int d = 0; d < ra.nv; ++d) sum += x[d] * y[d];
+          ++ka, ++kb;
+        }
+      }
+      A(a, b) = sum;
+      A(b, a) = sum;  // J_a M⁻¹ J_bᵀ is symmetric
+    }
+  }
+  for (int a = 0; a < m; ++a) A(a, a) += p.compliance[rows[a]];
+}
+
+// Islands up to this many rows take the pairwise path (m² run merges beat building the
+// per-tree row lists there).
+constexpr int kPairwiseDelassusMaxRows = 32;
+
+}  // namespace
+
 void dense_delassus(const Problem& p, Operators& ops, const int* rows, int m, MatX& A) {
-  A.setZero(m, m);
+  A.resize(m, m);
+  if (m <= kPairwiseDelassusMaxRows) return dense_delassus_pairs(p, ops, rows, m, A);
+  A.setZero();
   // Per tree, the local rows touching it (linked lists built backwards, so they ascend).
   const int ntrees = static_cast<int>(p.trees.size());
   ops.tree_first.assign(ntrees, -1);
