@@ -105,18 +105,18 @@ Vec3 chain_velocity(const std::vector<std::pair<int, Vec3>>& chain, const VecX& 
 }
 
 // Row `row` = u·(v_B(c) − v_A(c)) from the two point chains, entries as add_jacobian_row
-// emits them (B's run, then A's; swapped when all of A's dofs come first).
+// emits them (B's run, then A's; A's first when all of its dofs come first).
 void add_chain_row(int row, const std::vector<std::pair<int, Vec3>>& chain_a,
                    const std::vector<std::pair<int, Vec3>>& chain_b, const Vec3& u,
                    std::vector<Eigen::Triplet<double>>& triplets) {
-  const size_t row_begin = triplets.size();
-  for (const auto& [d, col] : chain_b) triplets.emplace_back(row, d, u.dot(col));
-  const size_t b_end = triplets.size();
-  for (const auto& [d, col] : chain_a) triplets.emplace_back(row, d, -u.dot(col));
-  if (b_end > row_begin && triplets.size() > b_end && triplets.back().col() < triplets[row_begin].col()) {
-    const auto begin = triplets.begin();
-    std::rotate(begin + static_cast<std::ptrdiff_t>(row_begin), begin + static_cast<std::ptrdiff_t>(b_end),
-                triplets.end());
+  auto emit_b = [&] { for (const auto& [d, col] : chain_b) triplets.emplace_back(row, d, u.dot(col)); };
+  auto emit_a = [&] { for (const auto& [d, col] : chain_a) triplets.emplace_back(row, d, -u.dot(col)); };
+  if (!chain_a.empty() && !chain_b.empty() && chain_a.back().first < chain_b.front().first) {
+    emit_a();  // two trees, A's first: already in column order
+    emit_b();
+  } else {
+    emit_b();
+    emit_a();
   }
 }
 
