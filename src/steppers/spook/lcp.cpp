@@ -223,7 +223,12 @@ void LcpActiveSet::set(const MatX& M, const std::vector<int>& basic) {
   Mss_.resize(m, m);
   for (int b = 0; b < m; ++b)
     for (int a = 0; a < m; ++a) Mss_(a, b) = M(basic_[a], basic_[b]);
-  lu_.compute(Mss_);
+  use_llt_ = false;
+  if (symmetric_) {
+    llt_.compute(Mss_);
+    use_llt_ = llt_.info() == Eigen::Success;
+  }
+  if (!use_llt_) lu_.compute(Mss_);
   valid_ = true;
 }
 
@@ -244,7 +249,8 @@ bool LcpActiveSet::try_solve(const MatX& M, const VecX& q, VecX& z) {
     qs_.resize(m);
     for (int a = 0; a < m; ++a) qs_[a] = -q[basic_[a]];
     zs_.resize(m);
-    zs_ = lu_.solve(qs_);
+    if (use_llt_) zs_ = llt_.solve(qs_);
+    else zs_ = lu_.solve(qs_);
     if (!zs_.allFinite()) return false;
     for (int a = 0; a < m; ++a) z[basic_[a]] = zs_[a];
   }

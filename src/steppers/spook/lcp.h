@@ -17,6 +17,7 @@
 // updated tableau inverse costs O(n²) per pivot; the final complementary basis is then
 // re-solved with a fresh LU on the true q ("polish"), which leaves only rounding.
 
+#include <Eigen/Cholesky>
 #include <Eigen/LU>
 #include <vector>
 
@@ -41,6 +42,9 @@ double lcp_residual(const MatX& M, const VecX& q, const VecX& z);
 // Storage is kept across set() calls of the same size (no allocation then).
 class LcpActiveSet {
  public:
+  // With `symmetric` (M symmetric positive definite: contact normals and joints with
+  // SPOOK compliance), basis blocks are factored by Cholesky, else by LU.
+  void set_symmetric(bool symmetric) { symmetric_ = symmetric; }
   void set(const MatX& M, const std::vector<int>& basic);
   void reset() { valid_ = false; }
   bool empty() const { return !valid_; }
@@ -54,7 +58,9 @@ class LcpActiveSet {
 
  private:
   bool valid_ = false;
+  bool symmetric_ = false, use_llt_ = false;
   int infeasible_ = -1;
+  Eigen::LLT<MatX> llt_;
   std::vector<int> basic_;
   Eigen::PartialPivLU<MatX> lu_;
   MatX Mss_;

@@ -187,6 +187,7 @@ void MlcpSolver::setup(const Mlcp& p) {
     }
   }
   const int nl = static_cast<int>(L_row_.size());
+  active_.set_symmetric(lower_only_);
   if (lower_only_) {  // (contact normals with joints: z = x_B − lo, T = I, no couplings)
     M_ = Ared_;
     return;
