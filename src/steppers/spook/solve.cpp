@@ -225,8 +225,8 @@ bool polish_island(const Problem& p, SolverScratch& s, int k, const VecX& v, Vec
       if (!friction || sticking) part.rows.push_back(r);
       if (friction && !sticking && lambda[r] != 0.0) {
         apply_impulse(ops, r, lambda[r], s.v_fixed.data());
-        for (int k = ops.row_run_begin[r]; k < ops.row_run_begin[r + 1]; ++k)
-          for (int d = 0; d < ops.runs[k].nv; ++d) s.moved_dofs.push_back(ops.runs[k].v_begin + d);
+        for (int q = ops.row_run_begin[r]; q < ops.row_run_begin[r + 1]; ++q)
+          for (int d = 0; d < ops.runs[q].nv; ++d) s.moved_dofs.push_back(ops.runs[q].v_begin + d);
       }
     }
     if (part.rows.empty() || part.rows.size() > static_cast<size_t>(kMaxDirectRows)) {
