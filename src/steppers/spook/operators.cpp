@@ -291,6 +291,12 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
     for (int r : p.contacts[c].friction) ops.contact_of_row[r] = c;
     if (p.contacts[c].torsion >= 0) ops.contact_of_row[p.contacts[c].torsion] = c;
   }
+  ops.sweep_items.clear();
+  for (int i = 0; i < n; ++i) {
+    const int c = ops.contact_of_row[i];
+    if (c < 0) ops.sweep_items.push_back(-1 - i);
+    else if (p.contacts[c].normal == i) ops.sweep_items.push_back(c);
+  }
   ops.free_contacts.resize(p.contacts.size());
   for (size_t c = 0; c < p.contacts.size(); ++c) ops.free_contacts[c] = free_contact(ops, p.contacts[c]);
   if (with_islands) {

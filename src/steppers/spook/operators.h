@@ -44,6 +44,9 @@ struct Operators {
     int v_begin[2] = {0, 0};
   };
   std::vector<FreeContact> free_contacts;
+  // A sweep over all rows in row order, one item per contact (at its normal row: the
+  // contact index) or per row of no contact (−1 − row).
+  std::vector<int> sweep_items;
   std::vector<int> tree_of;   // (nv) tree of each dof, or −1
   // Row i's runs, in tree (hence column) order: runs[row_run_begin[i] .. row_run_begin[i + 1]).
   std::vector<int> row_run_begin;

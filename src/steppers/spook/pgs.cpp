@@ -186,7 +186,10 @@ void pgs_sweeps(const Problem& p, const Operators& ops, SweepRows rows, int swee
     if (subset) {
       for (int i : *subset) visit(i);
     } else {
-      for (int i = 0; i < p.nrows(); ++i) visit(i);
+      for (int item : ops.sweep_items) {  // (the same visits, precomputed)
+        if (item >= 0) sweeper.contact(p.contacts[item], all);
+        else if (all) sweeper.row(-item - 1, p.lo[-item - 1], p.hi[-item - 1]);
+      }
     }
   }
 }
