@@ -1,6 +1,7 @@
 #include "collision/shapes.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace graspsim {
@@ -58,6 +59,22 @@ void box_face(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
   out.id = static_cast<std::uint32_t>(2 * k + (sk > 0 ? 1 : 0));
 }
 
+// The support of the axis segment s.p ± hl·a moved by `offset` (the cylinder's or capsule's
+// surface point over it): the whole line when n is within kFeatureAngle of perpendicular
+// to a (c = n·a), else the end towards n. ids: the line's, then the ends' (−a, +a).
+void axis_feature(const ConvexShape& s, const Vec3& a, double c, double hl, const Vec3& offset,
+                  std::array<std::uint32_t, 3> ids, SupportFeature& out) {
+  out.is_face = false;
+  if (std::abs(c) <= std::sin(kFeatureAngle)) {
+    out.poly.push(s.p - hl * a + offset, 0);
+    out.poly.push(s.p + hl * a + offset, 1);
+    out.id = ids[0];
+    return;
+  }
+  out.poly.push(s.p + sgn(c) * hl * a + offset, 0);
+  out.id = c > 0 ? ids[2] : ids[1];
+}
+
 void cylinder_feature(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
   const Vec3 a = s.axis();
   const double c = n.dot(a), r = s.size.x(), hl = s.size.y();
@@ -77,31 +94,14 @@ void cylinder_feature(const ConvexShape& s, const Vec3& n, SupportFeature& out) 
     out.id = side > 0 ? 1 : 0;
     return;
   }
-  out.is_face = false;
-  const Vec3 u = rim_direction(s, n);
-  if (std::abs(c) <= std::sin(kFeatureAngle)) {  // a line on the side
-    out.poly.push(s.p - hl * a + r * u, 0);
-    out.poly.push(s.p + hl * a + r * u, 1);
-    out.id = 2;
-    return;
-  }
-  out.poly.push(s.p + sgn(c) * hl * a + r * u, 0);
-  out.id = c > 0 ? 4 : 3;
+  axis_feature(s, a, c, hl, r * rim_direction(s, n), {2, 3, 4}, out);  // a line on the side, or a rim point
 }
 
 void capsule_feature(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
   const Vec3 a = s.axis();
   const double c = n.dot(a), r = s.size.x(), hl = s.size.y();
   out.poly.n = 0;
-  out.is_face = false;
-  if (std::abs(c) <= std::sin(kFeatureAngle)) {
-    out.poly.push(s.p - hl * a + r * n, 0);
-    out.poly.push(s.p + hl * a + r * n, 1);
-    out.id = 0;
-    return;
-  }
-  out.poly.push(s.p + sgn(c) * hl * a + r * n, 0);
-  out.id = c > 0 ? 2 : 1;
+  axis_feature(s, a, c, hl, r * n, {0, 1, 2}, out);
 }
 
 void hull_feature(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
