@@ -192,7 +192,7 @@ double minv_times(const double* Mi, const double* x, double* y) {
 // Operators::free_contacts of one contact.
 Operators::FreeContact free_contact(const Operators& ops, const ContactRows& c) {
   Operators::FreeContact f;
-  if (c.friction.size() != 2) return f;
+  if (c.friction.size() != 2 || c.friction[0] != c.normal + 1 || c.friction[1] != c.normal + 2) return f;
   const int rows[3] = {c.normal, c.friction[0], c.friction[1]};
   const int first = ops.row_run_begin[c.normal];
   const int count = ops.row_run_begin[c.normal + 1] - first;

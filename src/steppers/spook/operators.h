@@ -34,7 +34,8 @@ struct Operators {
   // (kinematic bodies, whose velocity λ never changes) times v_free, less the target.
   VecX bias;
   std::vector<int> contact_of_row;  // (nrows) contact index of a normal/friction row, or −1
-  // Per contact: when its normal and two friction rows each have `runs` (1 or 2) runs, all
+  // Per contact: when its normal and two friction rows (consecutive rows, as the stepper
+  // builds them) each have `runs` (1 or 2) runs, all
   // on free bodies (6 dofs), on the same trees and stored back to back from jd / wd +
   // offset (row-major: row, then run), PGS keeps the bodies' velocities in registers
   // across the three rows. runs = 0 otherwise.

@@ -7,25 +7,69 @@
 namespace graspsim::spook {
 namespace {
 
+// Row access of a sweep through the operators: w_i and v += W_i δ on v itself.
+class GeneralRows {
+ public:
+  GeneralRows(const Problem& p, const Operators& ops, VecX& lambda, VecX& v)
+      : p_(p), ops_(ops), lambda_(lambda), v_(v) {}
+  double w(int i) const { return row_velocity(ops_, i, v_.data()) + p_.compliance[i] * lambda_[i]; }
+  void apply(int i, double delta) { apply_impulse(ops_, i, delta, v_.data()); }
+
+ private:
+  const Problem& p_;
+  const Operators& ops_;
+  VecX& lambda_;
+  VecX& v_;
+};
+
+// The same for the three rows of a contact on R free bodies (Operators::free_contacts): the
+// bodies' velocities are held in registers from construction to store().
+template <int R>
+class FreeContactRows {
+ public:
+  FreeContactRows(const Problem& p, const Operators& ops, const VecX& lambda, VecX& v, const ContactRows& c,
+                  const Operators::FreeContact& f)
+      : p_(p), ops_(ops), lambda_(lambda), normal_(c.normal), J_(ops.jd.data() + f.offset),
+        W_(ops.wd.data() + f.offset) {
+    for (int r = 0; r < R; ++r) {
+      vp_[r] = v.data() + f.v_begin[r];
+      v_[r] = Eigen::Map<const Vec6>(vp_[r]);
+    }
+  }
+  double w(int i) const {
+    const int q = local(i);
+    double jv = 0.0;
+    for (int r = 0; r < R; ++r) jv += Eigen::Map<const Vec6>(J_ + 6 * (R * q + r)).dot(v_[r]);
+    return ops_.bias[i] + jv + p_.compliance[i] * lambda_[i];
+  }
+  void apply(int i, double delta) {
+    const int q = local(i);
+    for (int r = 0; r < R; ++r) v_[r] += delta * Eigen::Map<const Vec6>(W_ + 6 * (R * q + r));
+  }
+  void store() {
+    for (int r = 0; r < R; ++r) Eigen::Map<Vec6>{vp_[r]} = v_[r];
+  }
+
+ private:
+  // Row q of the contact (its rows are normal_ + 0, 1, 2), run r, at J_ / W_ + 6 (R q + r).
+  int local(int i) const { return i - normal_; }
+  const Problem& p_;
+  const Operators& ops_;
+  const VecX& lambda_;
+  int normal_;
+  const double* J_;
+  const double* W_;
+  double* vp_[R];
+  Vec6 v_[R];
+};
+
 class Sweeper {
  public:
   Sweeper(const Problem& p, const Operators& ops, VecX& lambda, VecX& v)
-      : p_(p), ops_(ops), lambda_(lambda), v_(v) {}
+      : p_(p), ops_(ops), lambda_(lambda), v_(v), general_(p, ops, lambda, v) {}
 
   // Gauss-Seidel update of row i clamped to [lo, hi].
-  void row(int i, double lo, double hi) {
-    if (ops_.inv_D[i] == 0.0) return;  // a row that sees no dof and has no compliance
-    set(i, std::clamp(lambda_[i] - w(i) * ops_.inv_D[i], lo, hi));
-  }
-
-  double w(int i) const { return row_velocity(ops_, i, v_.data()) + p_.compliance[i] * lambda_[i]; }
-
-  void set(int i, double value) {
-    const double delta = value - lambda_[i];
-    if (delta == 0.0) return;
-    lambda_[i] = value;
-    apply_impulse(ops_, i, delta, v_.data());
-  }
+  void row(int i, double lo, double hi) { row(general_, i, lo, hi); }
 
   void contact(const ContactRows& c, bool with_normal) {
     if (c.treatment != FrictionTreatment::Polyhedral) {
@@ -33,14 +77,47 @@ class Sweeper {
       if (f.runs == 1) return free_contact<1>(c, f, with_normal);
       if (f.runs == 2) return free_contact<2>(c, f, with_normal);
     }
-    if (with_normal) row(c.normal, p_.lo[c.normal], p_.hi[c.normal]);
+    contact_rows(general_, c, with_normal);
+    torsion(c);
+  }
+
+ private:
+  template <class Rows>
+  void set(Rows& rows, int i, double value) {
+    const double delta = value - lambda_[i];
+    if (delta == 0.0) return;
+    lambda_[i] = value;
+    rows.apply(i, delta);
+  }
+
+  template <class Rows>
+  void row(Rows& rows, int i, double lo, double hi) {
+    if (ops_.inv_D[i] == 0.0) return;  // a row that sees no dof and has no compliance
+    set(rows, i, std::clamp(lambda_[i] - rows.w(i) * ops_.inv_D[i], lo, hi));
+  }
+
+  // A contact whose three rows act on R free bodies: the same updates in the same order,
+  // with the bodies' velocities held in registers.
+  template <int R>
+  void free_contact(const ContactRows& c, const Operators::FreeContact& f, bool with_normal) {
+    FreeContactRows<R> rows(p_, ops_, lambda_, v_, c, f);
+    contact_rows(rows, c, with_normal);
+    rows.store();
+    torsion(c);
+  }
+
+  // The normal, then the friction rows projected per the contact's treatment, using the
+  // contact's current normal impulse.
+  template <class Rows>
+  void contact_rows(Rows& rows, const ContactRows& c, bool with_normal) {
+    if (with_normal) row(rows, c.normal, p_.lo[c.normal], p_.hi[c.normal]);
     const double bound = friction_bound(c.mu, lambda_[c.normal]);
     switch (c.treatment) {
       case FrictionTreatment::BoxFixed:
-        for (int i : c.friction) row(i, p_.lo[i], p_.hi[i]);
+        for (int i : c.friction) row(rows, i, p_.lo[i], p_.hi[i]);
         break;
       case FrictionTreatment::BoxScaled:
-        for (int i : c.friction) row(i, -bound, bound);
+        for (int i : c.friction) row(rows, i, -bound, bound);
         break;
       case FrictionTreatment::Cone: {
         // Both rows take one projected step with a common scale D̄: then a fixed point has
@@ -50,14 +127,14 @@ class Sweeper {
         const int a = c.friction[0], b = c.friction[1];
         const double inv = ops_.D[a] >= ops_.D[b] ? ops_.inv_D[a] : ops_.inv_D[b];  // 1 / max(D_a, D_b)
         if (inv == 0.0) break;
-        double ya = lambda_[a] - w(a) * inv, yb = lambda_[b] - w(b) * inv;
+        double ya = lambda_[a] - rows.w(a) * inv, yb = lambda_[b] - rows.w(b) * inv;
         const double norm = std::sqrt(ya * ya + yb * yb);  // (hypot is several times slower)
         if (norm > bound) {
           ya *= bound / norm;
           yb *= bound / norm;
         }
-        set(a, ya);
-        set(b, yb);
+        set(rows, a, ya);
+        set(rows, b, yb);
         break;
       }
       case FrictionTreatment::Polyhedral: {
@@ -70,85 +147,26 @@ class Sweeper {
         for (int i : c.friction) L += ops_.D[i];
         if (L <= 0.0) break;
         VecX y(k);
-        for (int a = 0; a < k; ++a) y[a] = lambda_[c.friction[a]] - w(c.friction[a]) / L;
+        for (int a = 0; a < k; ++a) y[a] = lambda_[c.friction[a]] - rows.w(c.friction[a]) / L;
         y = project_capped_simplex(y, bound);
-        for (int a = 0; a < k; ++a) set(c.friction[a], y[a]);
+        for (int a = 0; a < k; ++a) set(rows, c.friction[a], y[a]);
         break;
       }
-    }
-    if (c.torsion >= 0) {
-      const double tb = friction_bound(c.torsion_mu, lambda_[c.normal]);
-      row(c.torsion, -tb, tb);
     }
   }
 
- private:
-  // contact() for a contact whose three rows act on R free bodies (free_contacts): the
-  // same updates in the same order, with the bodies' velocities held in registers.
-  template <int R>
-  void free_contact(const ContactRows& c, const Operators::FreeContact& f, bool with_normal) {
-    const int rows[3] = {c.normal, c.friction[0], c.friction[1]};
-    const double* J = ops_.jd.data() + f.offset;  // row q, run r at J + 6 (R q + r)
-    const double* W = ops_.wd.data() + f.offset;
-    double* vp[R];
-    Vec6 v[R];
-    for (int r = 0; r < R; ++r) {
-      vp[r] = v_.data() + f.v_begin[r];
-      v[r] = Eigen::Map<const Vec6>(vp[r]);
-    }
-    auto w = [&](int q) {
-      double jv = 0.0;
-      for (int r = 0; r < R; ++r) jv += Eigen::Map<const Vec6>(J + 6 * (R * q + r)).dot(v[r]);
-      return ops_.bias[rows[q]] + jv + p_.compliance[rows[q]] * lambda_[rows[q]];
-    };
-    auto set = [&](int q, double value) {
-      const double delta = value - lambda_[rows[q]];
-      if (delta == 0.0) return;
-      lambda_[rows[q]] = value;
-      for (int r = 0; r < R; ++r) v[r] += delta * Eigen::Map<const Vec6>(W + 6 * (R * q + r));
-    };
-    auto row = [&](int q, double lo, double hi) {
-      const double inv = ops_.inv_D[rows[q]];
-      if (inv != 0.0) set(q, std::clamp(lambda_[rows[q]] - w(q) * inv, lo, hi));
-    };
-    if (with_normal) row(0, p_.lo[c.normal], p_.hi[c.normal]);
-    const double bound = friction_bound(c.mu, lambda_[c.normal]);
-    switch (c.treatment) {
-      case FrictionTreatment::BoxFixed:
-        row(1, p_.lo[rows[1]], p_.hi[rows[1]]);
-        row(2, p_.lo[rows[2]], p_.hi[rows[2]]);
-        break;
-      case FrictionTreatment::BoxScaled:
-        row(1, -bound, bound);
-        row(2, -bound, bound);
-        break;
-      case FrictionTreatment::Cone: {  // see contact()
-        const int a = rows[1], b = rows[2];
-        const double inv = ops_.D[a] >= ops_.D[b] ? ops_.inv_D[a] : ops_.inv_D[b];
-        if (inv == 0.0) break;
-        double ya = lambda_[a] - w(1) * inv, yb = lambda_[b] - w(2) * inv;
-        const double norm = std::sqrt(ya * ya + yb * yb);
-        if (norm > bound) {
-          ya *= bound / norm;
-          yb *= bound / norm;
-        }
-        set(1, ya);
-        set(2, yb);
-        break;
-      }
-      case FrictionTreatment::Polyhedral: break;  // (not taken here)
-    }
-    for (int r = 0; r < R; ++r) Eigen::Map<Vec6>{vp[r]} = v[r];
-    if (c.torsion >= 0) {
-      const double tb = friction_bound(c.torsion_mu, lambda_[c.normal]);
-      this->row(c.torsion, -tb, tb);
-    }
+  // Torsional friction (a row of its own, on v itself).
+  void torsion(const ContactRows& c) {
+    if (c.torsion < 0) return;
+    const double tb = friction_bound(c.torsion_mu, lambda_[c.normal]);
+    row(general_, c.torsion, -tb, tb);
   }
 
   const Problem& p_;
   const Operators& ops_;
   VecX& lambda_;
   VecX& v_;
+  GeneralRows general_;
 };
 
 }  // namespace
