@@ -132,6 +132,11 @@ const ContactMemory* find_memory(const State& s, int ga, int gb, std::uint64_t f
 
 // ---- 1. free motion ---------------------------------------------------------------------
 
+// Whether the tree of bodies [root, end) is one body on a free joint.
+bool lone_free_body(const Model& model, int root, int end) {
+  return end == root + 1 && model.joints[model.bodies[root].joint].type == JointType::Free;
+}
+
 // A lone free body's gyroscopic torque −ω × Iω, taken explicitly, pumps energy into a fast
 // spin at large steps: an elongated box tumbling at 1/60 s grew from 300 to 1e10 rad/s in half a
 // second of free flight. Linearised implicitly (Catto's implicit gyroscopic step), its Jacobian
@@ -140,7 +145,7 @@ const ContactMemory* find_memory(const State& s, int ga, int gb, std::uint64_t f
 // Returns false (nothing done) for every other kind of tree.
 bool implicit_gyroscopic(const Model& model, int root, int end, const Eigen::Ref<const VecX>& v,
                          const Eigen::Ref<const MatX>& Mh, double h, Eigen::Ref<VecX> rhs) {
-  if (end != root + 1 || model.joints[model.bodies[root].joint].type != JointType::Free) return false;
+  if (!lone_free_body(model, root, end)) return false;
   const Vec3 w = v.tail<3>();
   const Mat3 I = Mh.bottomRightCorner<3, 3>();  // body-frame inertia about the origin (+ hD)
   const Mat3 Aww = I + h * (skew(w) * I - skew(I * w));
@@ -212,7 +217,7 @@ void free_motion(const Model& model, const State& s, Workspace& ws) {
       // matrix resized for each would reallocate every step.)
       if (ntrees == static_cast<int>(ws.spook.tree_M.size())) ws.spook.tree_M.emplace_back();
       MatX& M = ws.spook.tree_M[ntrees];
-      if (end == root + 1 && model.joints[model.bodies[root].joint].type == JointType::Free)
+      if (lone_free_body(model, root, end))
         free_body_mass_matrix(model, root, ws.kin.R_WB[root], M);  // (constant when the origin is the COM)
       else
         mass_matrix_block(model, ws.kin, vb, ve - vb, M);
