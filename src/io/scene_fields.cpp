@@ -41,6 +41,14 @@ void expect_sequence(const YamlNode& n, const std::string& key) {
   if (!n.is_sequence()) type_error(n, key, "a list");
 }
 
+void unknown_value(const YamlNode& n, const std::string& key, const std::string& value,
+                   const std::vector<std::string>& accepted) {
+  std::string list;
+  for (const auto& name : accepted) list += (list.empty() ? "" : " | ") + name;
+  throw InputError(n.loc.str() + ": key '" + key + "': unknown value '" + value + "'" + did_you_mean(value, accepted) +
+                   "; expected " + list);
+}
+
 const YamlNode& require_key(const YamlNode& map, const std::string& key, const std::string& section) {
   const YamlNode* v = map.find(key);
   if (!v) throw InputError(map.loc.str() + ": " + section + " needs the key '" + key + "'");

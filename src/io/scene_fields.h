@@ -11,6 +11,7 @@
 #include "core/signal.h"
 #include "core/types.h"
 #include "io/yaml_tree.h"
+#include "model/model.h"
 
 namespace graspsim::scene_detail {
 
@@ -36,6 +37,10 @@ std::vector<std::string> as_strings(const YamlNode& n, const std::string& key, s
 // A number (constant) or {t: [...], y: [...], interp: linear|step}.
 Signal as_signal(const YamlNode& n, const std::string& key);
 
+// Throws "FILE:LINE: key 'KEY': unknown value 'VALUE' (did you mean ...?); expected a | b".
+[[noreturn]] void unknown_value(const YamlNode& n, const std::string& key, const std::string& value,
+                                const std::vector<std::string>& accepted);
+
 // One of the named values; the message lists them.
 template <typename E>
 E as_enum(const YamlNode& n, const std::string& key, const std::vector<std::pair<std::string, E>>& options) {
@@ -45,10 +50,17 @@ E as_enum(const YamlNode& n, const std::string& key, const std::vector<std::pair
     if (name == s) return value;
     names.push_back(name);
   }
-  std::string list;
-  for (const auto& name : names) list += (list.empty() ? "" : " | ") + name;
-  throw InputError(n.loc.str() + ": key '" + key + "': unknown value '" + s + "'" + did_you_mean(s, names) +
-                   "; expected " + list);
+  unknown_value(n, key, s, names);
+}
+
+// A value of a model enum, by its names (EnumNames, model/model.h); the message lists them.
+template <NamedEnum E>
+E as_enum(const YamlNode& n, const std::string& key) {
+  const std::string s = as_string(n, key);
+  if (const std::optional<E> e = from_string<E>(s)) return *e;
+  std::vector<std::string> names;
+  for (const auto& [value, name] : EnumNames<E>::table) names.emplace_back(name);
+  unknown_value(n, key, s, names);
 }
 
 }  // namespace graspsim::scene_detail

@@ -17,10 +17,6 @@ namespace {
 const std::vector<std::string> kContactKeys = {"friction", "young_modulus", "damping", "restitution", "friction_model",
                                                "solver", "tangents", "primary_direction", "area", "torsional_friction"};
 
-const std::vector<std::pair<std::string, SolverType>> kSolvers = {
-    {"direct", SolverType::Direct}, {"iterative", SolverType::Iterative}, {"split", SolverType::Split},
-    {"direct_iterative", SolverType::DirectIterative}};
-
 // The items of a list section; an absent or empty section has none.
 const std::vector<YamlNode>& items(const YamlNode& root, const std::string& key) {
   static const std::vector<YamlNode> kNone;
@@ -69,13 +65,9 @@ void read_contact(const YamlNode& m, ContactMaterial& c) {
     else if (k == "tangents") c.tangents = as_int(v, k, 2);
     else if (k == "torsional_friction") c.torsional_friction = as_number(v, k);
     else if (k == "primary_direction") c.primary_direction = as_vec3(v, k);
-    else if (k == "solver") c.solver = as_enum(v, k, kSolvers);
-    else if (k == "area") c.area = as_enum<ContactArea>(v, k, {{"point", ContactArea::Point}, {"area", ContactArea::Area}});
-    else if (k == "friction_model")
-      c.friction_model = as_enum<FrictionModel>(
-          v, k, {{"box", FrictionModel::Box}, {"scaled_box", FrictionModel::ScaledBox}, {"cone", FrictionModel::Cone},
-                 {"oriented_box", FrictionModel::OrientedBox}, {"randomized", FrictionModel::Randomized},
-                 {"multi_directional", FrictionModel::MultiDirectional}, {"polyhedral", FrictionModel::Polyhedral}});
+    else if (k == "solver") c.solver = as_enum<SolverType>(v, k);
+    else if (k == "area") c.area = as_enum<ContactArea>(v, k);
+    else if (k == "friction_model") c.friction_model = as_enum<FrictionModel>(v, k);
   }
 }
 
@@ -92,12 +84,9 @@ void read_options(const YamlNode& m, Options& o) {
     else if (k == "seed") o.seed = as_uint64(v, k);
     else if (k == "contact_margin") o.contact_margin = as_number(v, k);
     else if (k == "patch_grid") o.patch_grid = as_int(v, k, 0);
-    else if (k == "solver") o.solver = as_enum(v, k, kSolvers);
-    else if (k == "stepper")
-      o.stepper = as_enum<StepperType>(v, k, {{"dynamics", StepperType::Dynamics}, {"spook", StepperType::Spook},
-                                              {"quasistatic", StepperType::Quasistatic}, {"penalty", StepperType::Penalty}});
-    else if (k == "integrator")
-      o.integrator = as_enum<Integrator>(v, k, {{"euler", Integrator::SemiImplicitEuler}, {"rk4", Integrator::RK4}});
+    else if (k == "solver") o.solver = as_enum<SolverType>(v, k);
+    else if (k == "stepper") o.stepper = as_enum<StepperType>(v, k);
+    else if (k == "integrator") o.integrator = as_enum<Integrator>(v, k);
   }
 }
 
@@ -118,10 +107,7 @@ GeomDef read_geom(const YamlNode& g, const std::string& body, const std::string&
   d.body = body;
   d.source = g.loc.str();
   if (const YamlNode* v = g.find("name")) d.name = as_string(*v, "name");
-  d.type = as_enum<GeomType>(require_key(g, "type", section), "type",
-                             {{"plane", GeomType::Plane}, {"sphere", GeomType::Sphere}, {"box", GeomType::Box},
-                              {"capsule", GeomType::Capsule}, {"cylinder", GeomType::Cylinder},
-                              {"convex_mesh", GeomType::ConvexMesh}, {"mesh", GeomType::TriangleMesh}});
+  d.type = as_enum<GeomType>(require_key(g, "type", section), "type");
   const bool is_mesh = d.type == GeomType::ConvexMesh || d.type == GeomType::TriangleMesh;
   const size_t nsize = d.type == GeomType::Sphere ? 1 : d.type == GeomType::Box ? 3 : is_mesh || d.type == GeomType::Plane ? 0 : 2;
   const YamlNode* size = g.find("size");
@@ -143,17 +129,13 @@ GeomDef read_geom(const YamlNode& g, const std::string& body, const std::string&
   return d;
 }
 
-const std::vector<std::pair<std::string, JointType>> kJointTypes = {
-    {"free", JointType::Free}, {"ball", JointType::Ball}, {"revolute", JointType::Revolute},
-    {"prismatic", JointType::Prismatic}, {"fixed", JointType::Fixed}};
-
 void read_joint(const YamlNode& j, const std::string& section, JointDef& d) {
   if (!j.is_map()) {
-    d.type = as_enum(j, "joint", kJointTypes);
+    d.type = as_enum<JointType>(j, "joint");
     return;
   }
   check_keys(j, section, {"type", "name", "axis", "limits", "damping", "armature", "stiffness", "spring_ref", "q", "v"});
-  d.type = as_enum(require_key(j, "type", section), "type", kJointTypes);
+  d.type = as_enum<JointType>(require_key(j, "type", section), "type");
   if (const YamlNode* v = j.find("name")) d.name = as_string(*v, "name");
   if (const YamlNode* v = j.find("axis")) d.axis = as_vec3(*v, "axis");
   if (const YamlNode* v = j.find("limits")) {
@@ -242,8 +224,7 @@ void read_actuator(const YamlNode& a, const std::string& section, ModelBuilder& 
   d.name = as_string(require_key(a, "name", "an actuator"), "name");
   d.joint = as_string(require_key(a, "joint", section), "joint");
   if (const YamlNode* v = a.find("type"))
-    d.type = as_enum<ActuatorType>(*v, "type", {{"force", ActuatorType::Force}, {"position", ActuatorType::Position},
-                                                 {"velocity", ActuatorType::Velocity}});
+    d.type = as_enum<ActuatorType>(*v, "type");
   if (const YamlNode* v = a.find("kp")) d.kp = as_number(*v, "kp");
   if (const YamlNode* v = a.find("kv")) d.kv = as_number(*v, "kv");
   if (const YamlNode* v = a.find("dof")) d.dof = as_int(*v, "dof", 0);
@@ -264,7 +245,7 @@ void read_equality(const YamlNode& e, const std::string& section, ModelBuilder& 
   d.source = e.loc.str();
   d.name = as_string(require_key(e, "name", "an equality"), "name");
   if (const YamlNode* v = e.find("type"))
-    d.type = as_enum<EqualityType>(*v, "type", {{"connect", EqualityType::Connect}, {"weld", EqualityType::Weld}});
+    d.type = as_enum<EqualityType>(*v, "type");
   if (const YamlNode* v = e.find("body_a")) d.body_a = as_string(*v, "body_a");
   d.body_b = as_string(require_key(e, "body_b", section), "body_b");
   if (const YamlNode* v = e.find("anchor_a")) d.anchor_a = as_vec3(*v, "anchor_a");

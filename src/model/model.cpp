@@ -28,36 +28,22 @@ int joint_nv(JointType t) {
   return 0;
 }
 
-const char* to_string(JointType t) {
-  static const char* names[] = {"free", "ball", "revolute", "prismatic", "fixed"};
-  return names[static_cast<int>(t)];
-}
-const char* to_string(GeomType t) {
-  static const char* names[] = {"plane", "sphere", "box", "capsule", "cylinder", "convex_mesh", "mesh"};
-  return names[static_cast<int>(t)];
-}
-const char* to_string(FrictionModel m) {
-  static const char* names[] = {"box", "scaled_box", "cone", "oriented_box", "randomized", "multi_directional", "polyhedral"};
-  return names[static_cast<int>(m)];
-}
-const char* to_string(SolverType s) {
-  static const char* names[] = {"direct", "iterative", "split", "direct_iterative"};
-  return names[static_cast<int>(s)];
-}
-const char* to_string(ActuatorType t) {
-  static const char* names[] = {"force", "position", "velocity"};
-  return names[static_cast<int>(t)];
-}
-const char* to_string(StepperType s) {
-  static const char* names[] = {"dynamics", "spook", "quasistatic", "penalty"};
-  return names[static_cast<int>(s)];
-}
-const char* to_string(Integrator i) {
-  static const char* names[] = {"euler", "rk4"};
-  return names[static_cast<int>(i)];
-}
-
 namespace {
+// Each table lists the values in declaration order (0, 1, 2, ...), so the scene reader's
+// "expected a | b | c" messages list them as the enum does.
+template <NamedEnum E>
+constexpr bool in_declaration_order() {
+  for (size_t i = 0; i < EnumNames<E>::table.size(); ++i)
+    if (static_cast<size_t>(EnumNames<E>::table[i].first) != i) return false;
+  return true;
+}
+static_assert(in_declaration_order<JointType>() && in_declaration_order<GeomType>() &&
+              in_declaration_order<FrictionModel>() && in_declaration_order<SolverType>() &&
+              in_declaration_order<ContactArea>() && in_declaration_order<ActuatorType>() &&
+              in_declaration_order<EqualityType>() && in_declaration_order<StepperType>() &&
+              in_declaration_order<Integrator>());
+static_assert(EnumNames<GeomType>::table.size() == kNumGeomTypes);
+
 template <typename T>
 int find_by_name(const std::vector<T>& items, const std::string& name) {
   for (size_t i = 0; i < items.size(); ++i)

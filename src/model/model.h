@@ -3,11 +3,14 @@
 // materials, actuators and options. Built and validated by ModelBuilder (builder.h);
 // every stepper takes it as `const Model&`, so one Model serves many States.
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/signal.h"
@@ -17,6 +20,33 @@
 namespace graspsim {
 
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// ---- names of the enums ---------------------------------------------------------------
+// Each named enum has one table of its names, in declaration order, next to it:
+// EnumNames<E>::table. They are the words of scene files and of the CSV/JSON output;
+// to_string, from_string and the scene reader's "expected a | b" messages all read it.
+template <typename E>
+struct EnumNames;
+
+template <typename E>
+concept NamedEnum = requires {
+  EnumNames<E>::table;
+};
+
+template <NamedEnum E>
+constexpr const char* to_string(E value) {
+  for (const auto& [e, name] : EnumNames<E>::table)
+    if (e == value) return name;
+  return "?";
+}
+
+// The value named `name`; nullopt for a word not in the table.
+template <NamedEnum E>
+constexpr std::optional<E> from_string(std::string_view name) {
+  for (const auto& [e, n] : EnumNames<E>::table)
+    if (name == n) return e;
+  return std::nullopt;
+}
 
 // ---- joints ---------------------------------------------------------------------------
 // Each body hangs from its parent by exactly one joint (Fixed welds it). The joint frame
@@ -30,7 +60,16 @@ enum class JointType { Free, Ball, Revolute, Prismatic, Fixed };
 
 int joint_nq(JointType type);
 int joint_nv(JointType type);
-const char* to_string(JointType type);
+template <>
+struct EnumNames<JointType> {
+  static constexpr auto table = std::to_array<std::pair<JointType, const char*>>({
+      {JointType::Free, "free"},
+      {JointType::Ball, "ball"},
+      {JointType::Revolute, "revolute"},
+      {JointType::Prismatic, "prismatic"},
+      {JointType::Fixed, "fixed"},
+  });
+};
 
 struct Joint {
   std::string name;
@@ -65,7 +104,18 @@ struct Body {
 // the local z axis, Plane: infinite, normal = local +z. Meshes refer to Model::meshes.
 enum class GeomType { Plane, Sphere, Box, Capsule, Cylinder, ConvexMesh, TriangleMesh };
 inline constexpr int kNumGeomTypes = 7;
-const char* to_string(GeomType type);
+template <>
+struct EnumNames<GeomType> {
+  static constexpr auto table = std::to_array<std::pair<GeomType, const char*>>({
+      {GeomType::Plane, "plane"},
+      {GeomType::Sphere, "sphere"},
+      {GeomType::Box, "box"},
+      {GeomType::Capsule, "capsule"},
+      {GeomType::Cylinder, "cylinder"},
+      {GeomType::ConvexMesh, "convex_mesh"},
+      {GeomType::TriangleMesh, "mesh"},
+  });
+};
 
 struct Geom {
   std::string name;
@@ -84,8 +134,34 @@ struct Geom {
 enum class FrictionModel { Box, ScaledBox, Cone, OrientedBox, Randomized, MultiDirectional, Polyhedral };
 enum class SolverType { Direct, Iterative, Split, DirectIterative };
 enum class ContactArea { Point, Area };
-const char* to_string(FrictionModel m);
-const char* to_string(SolverType s);
+template <>
+struct EnumNames<FrictionModel> {
+  static constexpr auto table = std::to_array<std::pair<FrictionModel, const char*>>({
+      {FrictionModel::Box, "box"},
+      {FrictionModel::ScaledBox, "scaled_box"},
+      {FrictionModel::Cone, "cone"},
+      {FrictionModel::OrientedBox, "oriented_box"},
+      {FrictionModel::Randomized, "randomized"},
+      {FrictionModel::MultiDirectional, "multi_directional"},
+      {FrictionModel::Polyhedral, "polyhedral"},
+  });
+};
+template <>
+struct EnumNames<SolverType> {
+  static constexpr auto table = std::to_array<std::pair<SolverType, const char*>>({
+      {SolverType::Direct, "direct"},
+      {SolverType::Iterative, "iterative"},
+      {SolverType::Split, "split"},
+      {SolverType::DirectIterative, "direct_iterative"},
+  });
+};
+template <>
+struct EnumNames<ContactArea> {
+  static constexpr auto table = std::to_array<std::pair<ContactArea, const char*>>({
+      {ContactArea::Point, "point"},
+      {ContactArea::Area, "area"},
+  });
+};
 
 // Properties of the contact between two materials (thesis 3.2). Looked up by the
 // unordered pair; pairs not listed use Model::default_contact.
@@ -110,7 +186,14 @@ struct ContactMaterial {
 // Force: effort = command. Position: servo to command (rad or m) with gains kp, kv.
 // Velocity: servo to command (rad/s or m/s) with gain kv. Efforts clamp to the limits.
 enum class ActuatorType { Force, Position, Velocity };
-const char* to_string(ActuatorType t);
+template <>
+struct EnumNames<ActuatorType> {
+  static constexpr auto table = std::to_array<std::pair<ActuatorType, const char*>>({
+      {ActuatorType::Force, "force"},
+      {ActuatorType::Position, "position"},
+      {ActuatorType::Velocity, "velocity"},
+  });
+};
 
 struct Actuator {
   std::string name;
@@ -127,6 +210,13 @@ struct Actuator {
 // joint closing a loop). Weld: also the orientation of B in A stays `relative` (anchors as
 // for connect). Body A may be the world. Solved as rows by the constraint steppers.
 enum class EqualityType { Connect, Weld };
+template <>
+struct EnumNames<EqualityType> {
+  static constexpr auto table = std::to_array<std::pair<EqualityType, const char*>>({
+      {EqualityType::Connect, "connect"},
+      {EqualityType::Weld, "weld"},
+  });
+};
 
 struct Equality {
   std::string name;
@@ -142,8 +232,22 @@ struct Equality {
 // ---- options --------------------------------------------------------------------------
 enum class StepperType { Dynamics, Spook, Quasistatic, Penalty };
 enum class Integrator { SemiImplicitEuler, RK4 };
-const char* to_string(StepperType s);
-const char* to_string(Integrator i);
+template <>
+struct EnumNames<StepperType> {
+  static constexpr auto table = std::to_array<std::pair<StepperType, const char*>>({
+      {StepperType::Dynamics, "dynamics"},
+      {StepperType::Spook, "spook"},
+      {StepperType::Quasistatic, "quasistatic"},
+      {StepperType::Penalty, "penalty"},
+  });
+};
+template <>
+struct EnumNames<Integrator> {
+  static constexpr auto table = std::to_array<std::pair<Integrator, const char*>>({
+      {Integrator::SemiImplicitEuler, "euler"},
+      {Integrator::RK4, "rk4"},
+  });
+};
 
 struct Options {
   Vec3 gravity{0.0, 0.0, -9.81};
@@ -177,6 +281,7 @@ struct Model {
 
   int nq = 0, nv = 0;
   VecX q0, v0;                     // initial configuration and velocity
+  std::vector<int> kinematic_dofs;  // dofs of kinematic bodies, ascending (Input::kinematic_v)
 
   int nbody() const { return static_cast<int>(bodies.size()); }
   int njoint() const { return static_cast<int>(joints.size()); }
