@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "kinematics/dynamics.h"
+#include "dynamics/dynamics.h"
 #include "kinematics/kinematics.h"
 #include "model/builder.h"
 #include "model/state.h"

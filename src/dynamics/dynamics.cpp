@@ -1,4 +1,4 @@
-#include "kinematics/dynamics.h"
+#include "dynamics/dynamics.h"
 
 namespace graspsim {
 namespace {

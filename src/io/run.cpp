@@ -7,7 +7,7 @@
 
 #include "core/version.h"
 #include "io/recorder.h"
-#include "kinematics/dynamics.h"
+#include "dynamics/dynamics.h"
 
 namespace graspsim {
 namespace {
@@ -79,12 +79,18 @@ nlohmann::json run_header(const Scene& scene) {
 RunSummary run_scene(const Scene& scene, const RunOptions& options) {
   const Model& model = *scene.model;
   State state = make_state(model);
+  const Formulation formulation = options.formulation.value_or(scene_formulation(model));
+  Input input = make_input(model);
   Workspace ws;
   StepResult result;
   RunSummary summary;
 
   std::unique_ptr<Recorder> recorder;
   nlohmann::json run = run_header(scene);
+  run["options"]["stepper"] = to_string(formulation.stepper);  // a per-run choice overrides the scene's
+  run["options"]["integrator"] = to_string(formulation.integrator);
+  run["options"]["solver"] = to_string(formulation.solver);
+  run["options"]["iterations"] = formulation.iterations;
   if (options.record) {
     recorder = std::make_unique<Recorder>(options.out_dir, model, scene.recording);
     run["status"] = "running";
@@ -99,7 +105,9 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
   ContactStats stats;
   try {
     for (long i = 0; i < nsteps; ++i) {
-      step(model, state, ws, &result);
+      sample_signals(model, state.t, model.options.dt, input);
+      if (options.controller) options.controller(model, state, input);
+      step(model, state, input, formulation, ws, &result);
       stats.add(result);
       if (recorder) {
         forward_kinematics(model, state.q, ws.kin);  // the step leaves ws.kin at the old q

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,11 @@ namespace graspsim {
 struct RunOptions {
   std::filesystem::path out_dir = "out";
   bool record = true;
+  // The formulation and its settings; the scene's when empty.
+  std::optional<Formulation> formulation;
+  // Called before every step, after the scene's signals were sampled into the input: a
+  // controller may overwrite any of it.
+  std::function<void(const Model&, const State&, Input&)> controller;
   // Called after every step with the fraction done; for progress bars.
   std::function<void(double)> progress;
   // Called after every step (the thesis' "step event listener").

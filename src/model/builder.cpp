@@ -238,6 +238,7 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
               "a kinematic body needs one velocity signal per joint dof (" + std::to_string(j.nv) + ")");
       b.prescribed_v = d->velocity;
       b.prescribed_v.resize(j.nv, Signal::Constant(0.0));
+      for (int k = 0; k < j.nv; ++k) m->kinematic_dofs.push_back(j.vadr + k);
     }
     q_parts.push_back(initial_q(*d, j));
     VecX v = VecX::Zero(j.nv);

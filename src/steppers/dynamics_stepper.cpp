@@ -5,22 +5,41 @@
 
 #include <Eigen/Cholesky>
 
-#include "kinematics/dynamics.h"
+#include "dynamics/actuation.h"
+#include "dynamics/dynamics.h"
 #include "kinematics/integrate.h"
 #include "kinematics/kinematics.h"
 
 namespace graspsim {
+
+// The dynamics stepper's scratch (sized on first use, then reused without allocation).
+struct DynamicsScratch {
+  MatX M;                          // mass matrix (nv x nv)
+  VecX bias, tau;                  // c(q, v), applied generalized forces (nv)
+  std::vector<int> free_dofs;      // dofs solved for by forward dynamics
+  std::vector<int> prescribed_dofs;  // dofs of kinematic bodies (Model::kinematic_dofs)
+  VecX rhs, qacc_prescribed;       // τ − c; accelerations of the prescribed dofs over the step
+  MatX M_ff;                       // M restricted to free_dofs (when some dofs are prescribed)
+  VecX rhs_f, qacc_f;              // the reduced system's right side and solution
+  VecX q_stage, v_stage;           // RK4: the configuration and velocity of a stage
+  VecX u, u_rate, u_sum, qacc_sum; // RK4: local coordinate, its rate, weighted sums of the stages
+};
+
+void ScratchDeleter::operator()(DynamicsScratch* p) const { delete p; }
+
 namespace {
 
 // Sizes the scratch and partitions the dofs into free and prescribed ones.
-void prepare(const Model& model, Workspace& ws) {
+DynamicsScratch& prepare(const Model& model, Workspace& w) {
+  if (!w.dynamics) w.dynamics.reset(new DynamicsScratch);
+  DynamicsScratch& ws = *w.dynamics;
   const int nv = model.nv;
+  w.qacc.resize(nv);
   ws.M.resize(nv, nv);
   ws.bias.resize(nv);
   ws.tau.resize(nv);
-  ws.qacc.resize(nv);
   ws.rhs.resize(nv);
-  ws.actuator_effort.resize(static_cast<Eigen::Index>(model.actuators.size()));
+  w.actuator_effort.resize(static_cast<Eigen::Index>(model.actuators.size()));
   ws.free_dofs.clear();
   ws.prescribed_dofs.clear();
   for (const Joint& j : model.joints)
@@ -34,40 +53,20 @@ void prepare(const Model& model, Workspace& ws) {
     ws.rhs_f.resize(nf);
     ws.qacc_f.resize(nf);
   }
+  return ws;
 }
 
-// Calls fn(dof, signal) for every dof of a kinematic body, in the order of ws.prescribed_dofs.
-template <typename Fn>
-void for_each_prescribed(const Model& model, Fn fn) {
-  for (const Joint& j : model.joints)
-    if (model.bodies[j.body].kinematic)
-      for (int k = 0; k < j.nv; ++k) fn(j.vadr + k, model.bodies[j.body].prescribed_v[k]);
-}
-
-void set_prescribed_v(const Model& model, double t, VecX& v) {
-  for_each_prescribed(model, [&](int d, const Signal& s) { v[d] = s(t); });
-}
-
-double actuator_effort(const Actuator& a, const Joint& j, double t, const VecX& q, const VecX& v) {
-  const double cmd = a.command(t);
-  double effort = 0.0;
-  switch (a.type) {
-    case ActuatorType::Force: effort = cmd; break;
-    case ActuatorType::Position: effort = a.kp * (cmd - q[j.qadr + a.dof]) - a.kv * v[j.vadr + a.dof]; break;
-    case ActuatorType::Velocity: effort = a.kv * (cmd - v[j.vadr + a.dof]); break;
+// The kinematic dofs move from their velocity at the start of the step to the commanded one
+// at its end at a constant acceleration.
+void prescribed_accelerations(const Input& in, const VecX& v, double h, DynamicsScratch& ws) {
+  for (size_t k = 0; k < ws.prescribed_dofs.size(); ++k) {
+    const auto kk = static_cast<Eigen::Index>(k);
+    ws.qacc_prescribed[kk] = (in.kinematic_v[kk] - v[ws.prescribed_dofs[k]]) / h;
   }
-  return std::clamp(effort, a.effort_min, a.effort_max);
 }
 
-// Adds the actuator efforts at (t, q, v) to tau; records them in *effort unless null.
-void actuator_forces(const Model& model, double t, const VecX& q, const VecX& v, VecX* effort, VecX& tau) {
-  for (size_t i = 0; i < model.actuators.size(); ++i) {
-    const Actuator& a = model.actuators[i];
-    const Joint& j = model.joints[a.joint];
-    const double e = actuator_effort(a, j, t, q, v);
-    if (effort) (*effort)[static_cast<Eigen::Index>(i)] = e;
-    tau[j.vadr + a.dof] += e;
-  }
+void set_prescribed_v(const Input& in, const DynamicsScratch& ws, VecX& v) {
+  for (size_t k = 0; k < ws.prescribed_dofs.size(); ++k) v[ws.prescribed_dofs[k]] = in.kinematic_v[static_cast<Eigen::Index>(k)];
 }
 
 // Factors M = Lᵀ D L in place of its lower triangle (Featherstone's LTDL, RBDA 6.5). M_ij
@@ -94,21 +93,21 @@ void solve_tree(const MatX& H, const std::vector<int>& parent, VecX& x) {
     for (int i = parent[k]; i >= 0; i = parent[i]) x[k] -= H(k, i) * x[i];
 }
 
-// Solves M q̈ = rhs in place of ws.M; the prescribed dofs keep their signal accelerations
+// Solves M q̈ = rhs in place of d.M into qacc; the prescribed dofs keep their accelerations
 // and move to the right side: M_ff q̈_f = rhs_f − M_fp q̈_p (dense Cholesky).
-void solve_accelerations(Workspace& ws) {
+void solve_accelerations(const KinematicsData& kin, DynamicsScratch& ws, VecX& qacc) {
   if (ws.prescribed_dofs.empty()) {
-    factor_tree(ws.M, ws.kin.dof_parent);
-    ws.qacc = ws.rhs;
-    solve_tree(ws.M, ws.kin.dof_parent, ws.qacc);
+    factor_tree(ws.M, kin.dof_parent);
+    qacc = ws.rhs;
+    solve_tree(ws.M, kin.dof_parent, qacc);
     return;
   }
   const auto& f = ws.free_dofs;
   const auto& p = ws.prescribed_dofs;
-  for (size_t k = 0; k < p.size(); ++k) ws.qacc[p[k]] = ws.qacc_prescribed[static_cast<Eigen::Index>(k)];
+  for (size_t k = 0; k < p.size(); ++k) qacc[p[k]] = ws.qacc_prescribed[static_cast<Eigen::Index>(k)];
   for (size_t r = 0; r < f.size(); ++r) {
     double s = ws.rhs[f[r]];
-    for (int d : p) s -= ws.M(f[r], d) * ws.qacc[d];
+    for (int d : p) s -= ws.M(f[r], d) * qacc[d];
     ws.rhs_f[static_cast<Eigen::Index>(r)] = s;
     for (size_t c = 0; c < f.size(); ++c) ws.M_ff(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = ws.M(f[r], f[c]);
   }
@@ -116,76 +115,74 @@ void solve_accelerations(Workspace& ws) {
   Eigen::LLT<Eigen::Ref<MatX>> llt(ws.M_ff);
   if (llt.info() != Eigen::Success) throw std::runtime_error("dynamics: the mass matrix is not positive definite");
   ws.qacc_f = llt.solve(ws.rhs_f);
-  for (size_t r = 0; r < f.size(); ++r) ws.qacc[f[r]] = ws.qacc_f[static_cast<Eigen::Index>(r)];
+  for (size_t r = 0; r < f.size(); ++r) qacc[f[r]] = ws.qacc_f[static_cast<Eigen::Index>(r)];
 }
 
-// q̈ at (t, q, v) into ws.qacc. Prescribed dofs accelerate by the finite difference of
-// their signals over [ta, tb].
-void forward_dynamics(const Model& model, double t, const VecX& q, const VecX& v, double ta, double tb,
-                      Workspace& ws, bool record_effort) {
-  forward_kinematics(model, q, ws.kin);
-  mass_matrix(model, ws.kin, ws.M);
-  bias_forces(model, ws.kin, v, ws.bias);
-  passive_forces(model, q, v, ws.tau);
-  actuator_forces(model, t, q, v, record_effort ? &ws.actuator_effort : nullptr, ws.tau);
-  ws.rhs = ws.tau - ws.bias;
-  Eigen::Index k = 0;
-  for_each_prescribed(model, [&](int, const Signal& s) { ws.qacc_prescribed[k++] = (s(tb) - s(ta)) / (tb - ta); });
-  solve_accelerations(ws);
+// q̈ at (q, v) under the input into w.qacc (prescribed dofs: d.qacc_prescribed).
+void forward_dynamics(const Model& model, const Input& in, const VecX& q, const VecX& v, Workspace& w,
+                      DynamicsScratch& d, bool record_effort) {
+  forward_kinematics(model, q, w.kin);
+  mass_matrix(model, w.kin, d.M);
+  bias_forces(model, w.kin, v, d.bias);
+  passive_forces(model, q, v, d.tau);
+  add_actuator_forces(model, in, q, v, record_effort ? &w.actuator_effort : nullptr, d.tau);
+  d.rhs = d.tau - d.bias;
+  solve_accelerations(w.kin, d, w.qacc);
 }
 
-void step_euler(const Model& model, State& s, Workspace& ws) {
+void step_euler(const Model& model, State& s, const Input& in, Workspace& w, DynamicsScratch& d) {
   const double h = model.options.dt;
-  forward_dynamics(model, s.t, s.q, s.v, s.t, s.t + h, ws, true);
-  s.v += h * ws.qacc;
-  set_prescribed_v(model, s.t + h, s.v);
+  prescribed_accelerations(in, s.v, h, d);
+  forward_dynamics(model, in, s.q, s.v, w, d, true);
+  s.v += h * w.qacc;
+  set_prescribed_v(in, d, s.v);
   integrate_q(model, s.q, s.v, h);
   s.t += h;
 }
 
 // Classical RK4 in the local coordinate u of q = q0 ⊕ u (Munthe-Kaas), so that it stays
-// fourth order on the quaternions of free and ball joints.
-void step_rk4(const Model& model, State& s, Workspace& ws) {
+// fourth order on the quaternions of free and ball joints. The input is held over the step;
+// the prescribed dofs' constant acceleration ramps their stage velocities.
+void step_rk4(const Model& model, State& s, const Input& in, Workspace& w, DynamicsScratch& d) {
   const double h = model.options.dt;
   static constexpr double kC[4] = {0.0, 0.5, 0.5, 1.0};
   static constexpr double kW[4] = {1.0, 2.0, 2.0, 1.0};
-  ws.u.setZero(model.nv);
-  ws.u_sum.setZero(model.nv);
-  ws.qacc_sum.setZero(model.nv);
-  ws.u_rate.setZero(model.nv);
-  ws.qacc.setZero(model.nv);
+  d.u.setZero(model.nv);
+  d.u_sum.setZero(model.nv);
+  d.qacc_sum.setZero(model.nv);
+  d.u_rate.setZero(model.nv);
+  w.qacc.setZero(model.nv);
+  prescribed_accelerations(in, s.v, h, d);
   for (int i = 0; i < 4; ++i) {
-    const double ts = s.t + kC[i] * h;
-    ws.u = (kC[i] * h) * ws.u_rate;  // from the previous stage's rate
-    ws.q_stage = s.q;
-    integrate_q(model, ws.q_stage, ws.u, 1.0);
-    ws.v_stage = s.v + (kC[i] * h) * ws.qacc;
-    set_prescribed_v(model, ts, ws.v_stage);
-    forward_dynamics(model, ts, ws.q_stage, ws.v_stage, ts - 0.5 * h, ts + 0.5 * h, ws, i == 0);
-    local_rate(model, ws.u, ws.v_stage, ws.u_rate);
-    ws.u_sum += kW[i] * ws.u_rate;
-    ws.qacc_sum += kW[i] * ws.qacc;
+    d.u = (kC[i] * h) * d.u_rate;  // from the previous stage's rate
+    d.q_stage = s.q;
+    integrate_q(model, d.q_stage, d.u, 1.0);
+    d.v_stage = s.v + (kC[i] * h) * w.qacc;
+    forward_dynamics(model, in, d.q_stage, d.v_stage, w, d, i == 0);
+    local_rate(model, d.u, d.v_stage, d.u_rate);
+    d.u_sum += kW[i] * d.u_rate;
+    d.qacc_sum += kW[i] * w.qacc;
   }
-  integrate_q(model, s.q, ws.u_sum, h / 6.0);
-  s.v += (h / 6.0) * ws.qacc_sum;
-  set_prescribed_v(model, s.t + h, s.v);
+  integrate_q(model, s.q, d.u_sum, h / 6.0);
+  s.v += (h / 6.0) * d.qacc_sum;
+  set_prescribed_v(in, d, s.v);
   s.t += h;
 }
 
 }  // namespace
 
-void add_actuator_forces(const Model& model, const State& state, Workspace& ws, VecX& tau) {
-  ws.actuator_effort.resize(static_cast<Eigen::Index>(model.actuators.size()));
-  actuator_forces(model, state.t, state.q, state.v, &ws.actuator_effort, tau);
+void step_dynamics(const Model& model, State& state, const Input& input, const Formulation& f, Workspace& ws) {
+  DynamicsScratch& d = prepare(model, ws);
+  switch (f.integrator) {
+    case Integrator::SemiImplicitEuler: step_euler(model, state, input, ws, d); break;
+    case Integrator::RK4: step_rk4(model, state, input, ws, d); break;
+  }
+  state.step += 1;
 }
 
 void step_dynamics(const Model& model, State& state, Workspace& ws) {
-  prepare(model, ws);
-  switch (model.options.integrator) {
-    case Integrator::SemiImplicitEuler: step_euler(model, state, ws); break;
-    case Integrator::RK4: step_rk4(model, state, ws); break;
-  }
-  state.step += 1;
+  sample_signals(model, state.t, model.options.dt, ws.input);
+  step_dynamics(model, state, ws.input, scene_formulation(model), ws);
 }
 
 }  // namespace graspsim

@@ -8,10 +8,9 @@
 
 namespace graspsim {
 
-// Generalized forces of the actuators at state.t (fills ws.actuator_effort), added to tau.
-void add_actuator_forces(const Model& model, const State& state, Workspace& ws, VecX& tau);
-
-// One step of options.integrator (semi-implicit Euler or classical RK4).
+// One step of the formulation's integrator (semi-implicit Euler or classical RK4) under input.
+void step_dynamics(const Model& model, State& state, const Input& input, const Formulation& f, Workspace& ws);
+// The same driven by the scene's signals and integrator.
 void step_dynamics(const Model& model, State& state, Workspace& ws);
 
 }  // namespace graspsim

@@ -7,14 +7,67 @@
 #include <tuple>
 
 #include "core/error.h"
-#include "kinematics/dynamics.h"
+#include "collision/broadphase.h"
+#include "dynamics/actuation.h"
+#include "dynamics/dynamics.h"
 #include "kinematics/integrate.h"
 #include "metrics/contact_metrics.h"
 #include "steppers/spook/friction.h"
 #include "steppers/spook/parameters.h"
+#include "steppers/spook/problem.h"
+#include "steppers/spook/scratch.h"
 
 namespace graspsim {
+
+// One contact point's rows in the SPOOK problem (assembly bookkeeping).
+struct ContactRowsInfo {
+  int set = -1, point = -1;          // index into SpookScratch::contact_sets and its points
+  int body_a = 0, body_b = 0;
+  int contact = -1;                  // index into Problem::contacts
+  int first_direction = 0, ndirections = 0;  // friction directions in SpookScratch::directions
+  double mu = 0.0;
+  const ContactSlot* memory = nullptr;  // into State::contacts (unchanged until the step ends)
+};
+
+// Scratch of the SPOOK stepper (collision results, the assembled problem), private to it.
+struct SpookScratch {
+  Broadphase broadphase;
+  std::vector<Pose> X_WG;            // geom poses at the start of the step
+  std::vector<ContactSet> contact_sets;
+  std::vector<ContactRowsInfo> contact_rows;
+  std::vector<Vec3> directions;      // friction directions (world) of every contact, in row order
+  std::vector<Eigen::Triplet<double>> triplets;
+  // Point Jacobian of a contact point on each body: (dof, velocity of the point per unit
+  // dof velocity), dofs ascending.
+  std::vector<std::pair<int, Vec3>> chain_a, chain_b;
+  std::vector<int> actuator_row;     // row of each servo actuator, −1 for force actuators
+  spook::Problem problem;
+  int ncontacts = 0;                 // contacts in problem (assembly counter)
+  // Assembly storage, kept for its capacity (a steady step allocates nothing here).
+  std::vector<double> row_target, row_compliance, row_lo, row_hi;
+  std::vector<spook::RowKind> row_kind;
+  std::vector<std::pair<int, double>> box_fixed;  // box-friction contact, previous normal impulse (−1: new)
+  VecX damping;                      // joint damping per dof
+  VecX bias, tau, rhs;               // c(q, v), applied forces, τ − c (nv)
+  VecX rhs_f, qacc_prescribed;       // per-tree views: the tree's right side, prescribed accelerations
+  std::vector<MatX> tree_M;          // mass-matrix block of each tree
+  std::vector<MatX> tree_Mh;         // each tree's factored block (M + hD) of the last step
+  spook::SolverScratch solver;
+  spook::Solution solution;
+};
+
+void ScratchDeleter::operator()(SpookScratch* p) const { delete p; }
+
 namespace {
+
+// SPOOK's per-pair values in ContactSlot::values: the last normal impulse (N·s; box
+// friction's bounds, warm start) and the last friction force on B (N, world; warm start,
+// the multi-directional model's choice).
+constexpr int kNormalImpulse = 0, kFrictionForce = 1;
+double normal_impulse(const ContactSlot& m) { return m.values[kNormalImpulse]; }
+Vec3 friction_force(const ContactSlot& m) {
+  return Vec3(m.values[kFrictionForce], m.values[kFrictionForce + 1], m.values[kFrictionForce + 2]);
+}
 
 using spook::FrictionTreatment;
 using spook::RowKind;
@@ -120,16 +173,6 @@ void add_chain_row(int row, const std::vector<std::pair<int, Vec3>>& chain_a,
   }
 }
 
-const ContactMemory* find_memory(const State& s, int ga, int gb, std::uint64_t feature) {
-  ContactMemory key;
-  key.geom_a = ga;
-  key.geom_b = gb;
-  key.feature = feature;
-  auto it = std::lower_bound(s.contacts.begin(), s.contacts.end(), key);
-  if (it == s.contacts.end() || it->geom_a != ga || it->geom_b != gb || it->feature != feature) return nullptr;
-  return &*it;
-}
-
 // ---- 1. free motion ---------------------------------------------------------------------
 
 // Whether the tree of bodies [root, end) is one body on a free joint.
@@ -164,34 +207,29 @@ bool implicit_gyroscopic(const Model& model, int root, int end, const Eigen::Ref
 }
 
 // Fills problem.trees and problem.v_free; records force-actuator efforts.
-void free_motion(const Model& model, const State& s, Workspace& ws) {
+void free_motion(const Model& model, const State& s, const Input& in, Workspace& ws, SpookScratch& sc) {
   const double h = model.options.dt;
   const int nv = model.nv;
-  spook::Problem& P = ws.spook.problem;
+  spook::Problem& P = sc.problem;
   forward_kinematics(model, s.q, ws.kin);
-  bias_forces(model, ws.kin, s.v, ws.bias);
-  passive_forces(model, s.q, s.v, ws.tau);
-  VecX& damping = ws.spook.damping;
+  bias_forces(model, ws.kin, s.v, sc.bias);
+  passive_forces(model, s.q, s.v, sc.tau);
+  VecX& damping = sc.damping;
   damping.setZero(nv);
   for (const Joint& j : model.joints)
     for (int d = j.vadr; d < j.vadr + j.nv; ++d) {
       damping[d] = j.damping;
-      ws.tau[d] += j.damping * s.v[d];  // damping moves to the implicit side: (M + hD)
+      sc.tau[d] += j.damping * s.v[d];  // damping moves to the implicit side: (M + hD)
     }
-  ws.actuator_effort.resize(static_cast<Eigen::Index>(model.actuators.size()));
-  for (size_t i = 0; i < model.actuators.size(); ++i) {
-    const Actuator& a = model.actuators[i];
-    if (a.type != ActuatorType::Force) continue;
-    const double e = std::clamp(a.command(s.t), a.effort_min, a.effort_max);
-    ws.actuator_effort[static_cast<Eigen::Index>(i)] = e;
-    ws.tau[model.joints[a.joint].vadr + a.dof] += e;
-  }
-  VecX& rhs = ws.rhs;
-  rhs = ws.tau - ws.bias;
+  // Servos are rows (implicit PD); force actuators act here.
+  add_actuator_forces(model, in, s.q, s.v, &ws.actuator_effort, sc.tau, ServoForces::Skip);
+  VecX& rhs = sc.rhs;
+  rhs = sc.tau - sc.bias;
 
   P.nv = nv;
   P.v_free = s.v;
   int ntrees = 0;  // P.trees keeps its elements (and their factor storage)
+  Eigen::Index kinematic = 0;  // next entry of in.kinematic_v (kinematic dofs ascending)
   // Trees hanging from the world own contiguous dof ranges (depth-first body order).
   for (int root = 1; root < model.nbody();) {
     int end = root + 1;
@@ -206,7 +244,7 @@ void free_motion(const Model& model, const State& s, Workspace& ws) {
         if (f0 != j.vadr)
           require(false, "body '" + model.bodies[b].name + "'",
                   "a kinematic body must hang from the world or from other kinematic bodies");
-        for (int k = 0; k < j.nv; ++k) P.v_free[j.vadr + k] = model.bodies[b].prescribed_v[k](s.t + h);
+        for (int k = 0; k < j.nv; ++k) P.v_free[j.vadr + k] = in.kinematic_v[kinematic++];
         f0 = j.vadr + j.nv;
       }
     }
@@ -215,15 +253,15 @@ void free_motion(const Model& model, const State& s, Workspace& ws) {
       // The tree's block of M (M is block diagonal over trees: no nv × nv matrix).
       // (Per-tree storage and views of nv-sized buffers: trees differ in size, and one
       // matrix resized for each would reallocate every step.)
-      if (ntrees == static_cast<int>(ws.spook.tree_M.size())) ws.spook.tree_M.emplace_back();
-      MatX& M = ws.spook.tree_M[ntrees];
+      if (ntrees == static_cast<int>(sc.tree_M.size())) sc.tree_M.emplace_back();
+      MatX& M = sc.tree_M[ntrees];
       if (lone_free_body(model, root, end))
         free_body_mass_matrix(model, root, ws.kin.R_WB[root], M);  // (constant when the origin is the COM)
       else
         mass_matrix_block(model, ws.kin, vb, ve - vb, M);
       // Prescribed accelerations act on the dynamic dofs through M_fp.
-      if (ws.rhs_f.size() < nv) ws.rhs_f.resize(nv), ws.qacc_prescribed.resize(nv);
-      Eigen::Map<VecX> a_p(ws.qacc_prescribed.data(), f0 - vb), rhs_f(ws.rhs_f.data(), n);
+      if (sc.rhs_f.size() < nv) sc.rhs_f.resize(nv), sc.qacc_prescribed.resize(nv);
+      Eigen::Map<VecX> a_p(sc.qacc_prescribed.data(), f0 - vb), rhs_f(sc.rhs_f.data(), n);
       a_p = (P.v_free.segment(vb, f0 - vb) - s.v.segment(vb, f0 - vb)) / h;
       rhs_f = rhs.segment(f0, n);
       if (f0 > vb) rhs_f.noalias() -= M.block(f0 - vb, 0, n, f0 - vb) * a_p;
@@ -235,8 +273,8 @@ void free_motion(const Model& model, const State& s, Workspace& ws) {
       tree.nv = n;
       // A block bitwise equal to this tree's last one keeps its factor (constant blocks: lone
       // free bodies, sliders on the world), and the operators then keep its inverse too.
-      if (ntrees > static_cast<int>(ws.spook.tree_Mh.size())) ws.spook.tree_Mh.resize(static_cast<size_t>(ntrees));
-      MatX& Mh_last = ws.spook.tree_Mh[ntrees - 1];
+      if (ntrees > static_cast<int>(sc.tree_Mh.size())) sc.tree_Mh.resize(static_cast<size_t>(ntrees));
+      MatX& Mh_last = sc.tree_Mh[ntrees - 1];
       const bool same = tree.M_llt.rows() == n && tree.M_llt.info() == Eigen::Success && Mh_last.rows() == n &&
                         Mh_last == Mh;
       if (!same) {
@@ -277,7 +315,7 @@ double torsion_arm(const ContactMaterial& cm, const ContactSet& cs, const Contac
 
 // Friction directions of one contact point per the material's model; returns the treatment.
 FrictionTreatment friction_directions(const ContactMaterial& cm, const Vec3& n,
-                                      const Pose& X_WA, const ContactMemory* memory, const Vec3& slip, State& s,
+                                      const Pose& X_WA, const ContactSlot* memory, const Vec3& slip, State& s,
                                       std::vector<Vec3>& out) {
   spook::TangentPair t;
   switch (cm.friction_model) {
@@ -288,7 +326,7 @@ FrictionTreatment friction_directions(const ContactMaterial& cm, const Vec3& n,
     case FrictionModel::Randomized: t = spook::randomized_tangents(n, s.rng); break;
     case FrictionModel::MultiDirectional: {
       const std::vector<Vec3> dirs = spook::tangent_directions(n, cm.tangents);
-      const auto choice = spook::choose_directions(dirs, memory ? memory->friction_force : Vec3::Zero(), slip);
+      const auto choice = spook::choose_directions(dirs, memory ? friction_force(*memory) : Vec3::Zero(), slip);
       t = {dirs[choice.primary], dirs[choice.secondary]};
       break;
     }
@@ -330,10 +368,9 @@ double lone_normal_impulse(const spook::Problem& P, const Eigen::SparseMatrix<do
   return D > 0.0 ? std::max(0.0, (target - jv) / D) : 0.0;
 }
 
-void add_contact_rows(const Model& model, State& s, Workspace& ws, RowBuilder& rows,
+void add_contact_rows(const Model& model, State& s, const Workspace& ws, SpookScratch& sc, RowBuilder& rows,
                       std::vector<std::pair<int, double>>& box_fixed) {
   const double h = model.options.dt;
-  SpookScratch& sc = ws.spook;
   spook::Problem& P = sc.problem;
   for (int si = 0; si < static_cast<int>(sc.contact_sets.size()); ++si) {
     const ContactSet& cs = sc.contact_sets[si];
@@ -347,7 +384,7 @@ void add_contact_rows(const Model& model, State& s, Workspace& ws, RowBuilder& r
       info.body_a = ga.body;
       info.body_b = gb.body;
       info.mu = cm.friction;
-      const ContactMemory* memory = find_memory(s, cs.geom_a, cs.geom_b, p.feature);
+      const ContactSlot* memory = s.contacts.find({cs.geom_a, cs.geom_b, p.feature});
       info.memory = memory;
 
       // Every row of the contact is u·(v_B − v_A) at the point: one walk of each body's dofs.
@@ -393,7 +430,7 @@ void add_contact_rows(const Model& model, State& s, Workspace& ws, RowBuilder& r
         add_jacobian_row(ws.kin, cr.torsion, ga.body, p.position, gb.body, p.position, p.normal, s.v, rows.triplets, true);
       }
       if (treatment == FrictionTreatment::BoxFixed)
-        box_fixed.emplace_back(sc.ncontacts, memory ? memory->normal_impulse : -1.0);
+        box_fixed.emplace_back(sc.ncontacts, memory ? normal_impulse(*memory) : -1.0);
       info.contact = sc.ncontacts++;
       sc.contact_rows.push_back(info);
     }
@@ -445,15 +482,15 @@ void add_equality_rows(const Model& model, const State& s, const KinematicsData&
 
 // Position and velocity servos become rows whose impulse is bounded by the effort limits:
 // implicit PD control that stays stable at any gain.
-void add_servo_rows(const Model& model, const State& s, Workspace& ws, RowBuilder& rows) {
+void add_servo_rows(const Model& model, const State& s, const Input& in, SpookScratch& sc, RowBuilder& rows) {
   const double h = model.options.dt;
-  ws.spook.actuator_row.assign(model.actuators.size(), -1);
+  sc.actuator_row.assign(model.actuators.size(), -1);
   for (size_t i = 0; i < model.actuators.size(); ++i) {
     const Actuator& a = model.actuators[i];
     if (a.type == ActuatorType::Force) continue;
     const Joint& j = model.joints[a.joint];
     const int dof = j.vadr + a.dof;
-    const double cmd = a.command(s.t + h);
+    const double cmd = in.ctrl[static_cast<Eigen::Index>(i)];
     double target = 0.0, compliance = 0.0;
     if (a.type == ActuatorType::Position && a.kp > 0.0) {
       const auto params = spook::spook_parameters(a.kp, a.kv / a.kp, h);
@@ -466,7 +503,7 @@ void add_servo_rows(const Model& model, const State& s, Workspace& ws, RowBuilde
     }
     const int r = rows.add(RowKind::Bounded, target, compliance, a.effort_min * h, a.effort_max * h);
     rows.triplets.emplace_back(r, dof, 1.0);
-    ws.spook.actuator_row[i] = r;
+    sc.actuator_row[i] = r;
   }
 }
 
@@ -495,8 +532,7 @@ void fill_rows(std::vector<Eigen::Triplet<double>>& triplets, int rows, int cols
   J.finalize();
 }
 
-void assemble(const Model& model, State& s, Workspace& ws) {
-  SpookScratch& sc = ws.spook;
+void assemble(const Model& model, State& s, const Input& in, const Workspace& ws, SpookScratch& sc) {
   spook::Problem& P = sc.problem;
   sc.ncontacts = 0;  // P.contacts keeps its elements (and their row lists' storage)
   sc.contact_rows.clear();
@@ -507,11 +543,11 @@ void assemble(const Model& model, State& s, Workspace& ws) {
   RowBuilder rows{sc.row_target, sc.row_compliance, sc.row_lo, sc.row_hi, sc.row_kind, sc.triplets};
   std::vector<std::pair<int, double>>& box_fixed = sc.box_fixed;
   box_fixed.clear();
-  add_contact_rows(model, s, ws, rows, box_fixed);
+  add_contact_rows(model, s, ws, sc, rows, box_fixed);
   P.contacts.resize(static_cast<size_t>(sc.ncontacts));
   add_limit_rows(model, s, rows);
   add_equality_rows(model, s, ws.kin, rows);
-  add_servo_rows(model, s, ws, rows);
+  add_servo_rows(model, s, in, sc, rows);
 
   const int n = rows.size();
   fill_rows(sc.triplets, n, model.nv, P.J);
@@ -536,23 +572,22 @@ void assemble(const Model& model, State& s, Workspace& ws) {
   P.lambda_warm.setZero(n);
   const double h = model.options.dt;
   for (const ContactRowsInfo& info : sc.contact_rows) {
-    const ContactMemory* m = info.memory;
+    const ContactSlot* m = info.memory;
     if (!m) continue;
     const spook::ContactRows& cr = P.contacts[info.contact];
-    P.lambda_warm[cr.normal] = m->normal_impulse;
+    P.lambda_warm[cr.normal] = normal_impulse(*m);
     if (cr.treatment == FrictionTreatment::Polyhedral) continue;
     for (int k = 0; k < info.ndirections; ++k)
-      P.lambda_warm[cr.friction[k]] = h * m->friction_force.dot(sc.directions[info.first_direction + k]);
+      P.lambda_warm[cr.friction[k]] = h * friction_force(*m).dot(sc.directions[info.first_direction + k]);
   }
 }
 
 // ---- 5. results -------------------------------------------------------------------------
 
-void collect_results(const Model& model, State& s, Workspace& ws, const spook::Solution& sol, StepResult* result) {
+void collect_results(const Model& model, State& s, Workspace& ws, SpookScratch& sc, const spook::Solution& sol,
+                     StepResult* result) {
   const double h = model.options.dt;
-  SpookScratch& sc = ws.spook;
-  std::vector<ContactMemory>& memory = sc.memory;  // becomes State::contacts (storage swapped)
-  memory.clear();
+  s.contacts.begin();
   if (result) result->contacts.clear();
   for (const ContactRowsInfo& info : sc.contact_rows) {
     const ContactSet& cs = sc.contact_sets[info.set];
@@ -563,7 +598,9 @@ void collect_results(const Model& model, State& s, Workspace& ws, const spook::S
     ft /= h;
     const double fn = sol.lambda[cr.normal] / h;
     const double torsion = cr.torsion >= 0 ? sol.lambda[cr.torsion] / h : 0.0;
-    memory.push_back({cs.geom_a, cs.geom_b, p.feature, sol.lambda[cr.normal], ft});
+    ContactSlot& slot = s.contacts.touch({cs.geom_a, cs.geom_b, p.feature}, s.t);
+    slot.values[kNormalImpulse] = sol.lambda[cr.normal];
+    for (int k = 0; k < 3; ++k) slot.values[kFrictionForce + k] = ft[k];
     if (!result) continue;
     ContactResult r;
     r.geom_a = cs.geom_a;
@@ -579,10 +616,9 @@ void collect_results(const Model& model, State& s, Workspace& ws, const spook::S
     r.torsion = torsion;
     result->contacts.push_back(r);
   }
-  std::sort(memory.begin(), memory.end());
-  std::swap(s.contacts, memory);
+  s.contacts.end();
   for (size_t i = 0; i < model.actuators.size(); ++i)
-    if (ws.spook.actuator_row[i] >= 0) ws.actuator_effort[static_cast<Eigen::Index>(i)] = sol.lambda[ws.spook.actuator_row[i]] / h;
+    if (sc.actuator_row[i] >= 0) ws.actuator_effort[static_cast<Eigen::Index>(i)] = sol.lambda[sc.actuator_row[i]] / h;
 }
 
 // Slip and the error metrics need the end-of-step velocities (and kinematics of q⁺ would
@@ -622,10 +658,33 @@ double geom_thickness(const Model& model, int g, const Pose& X_WG, const Vec3& n
   return 0.0;
 }
 
-void step_spook(const Model& model, State& s, Workspace& ws, StepResult* result) {
+void check_spook_formulation(const Model& model, const Formulation& f) {
+  require(f.iterations > 0, "options", "iterations must be positive");
+  // The pure Direct solver pivots on box-shaped bounds; a cone needs an iterative part.
+  auto check = [&](const ContactMaterial& c, const std::string& w) {
+    const SolverType solver = c.solver.value_or(f.solver);
+    require(!(solver == SolverType::Direct && c.friction_model == FrictionModel::Cone), w,
+            "friction model 'cone' cannot be solved by the direct solver alone; use solver split, iterative or "
+            "direct_iterative, or a box-type or polyhedral friction model");
+  };
+  for (const ContactMaterial& c : model.contact_materials)
+    check(c, "contact material '" + model.materials[c.material_a] + "/" + model.materials[c.material_b] + "'");
+  // The default applies to the pairs of used materials without an entry.
+  std::vector<int> used;
+  for (const Geom& g : model.geoms)
+    if (std::find(used.begin(), used.end(), g.material) == used.end()) used.push_back(g.material);
+  for (int a : used)
+    for (int b : used)
+      if (&model.contact_material(a, b) == &model.default_contact) return check(model.default_contact, "default contact material");
+}
+
+void step_spook(const Model& model, State& s, const Input& in, const Formulation& f, Workspace& ws,
+                StepResult* result) {
   const double h = model.options.dt;
-  SpookScratch& sc = ws.spook;
-  free_motion(model, s, ws);
+  if (!ws.spook) ws.spook.reset(new SpookScratch);
+  SpookScratch& sc = *ws.spook;
+  if (f.solver != model.options.solver || f.iterations != model.options.iterations) check_spook_formulation(model, f);
+  free_motion(model, s, in, ws, sc);
 
   sc.X_WG.resize(model.ngeom());
   for (int g = 0; g < model.ngeom(); ++g) sc.X_WG[g] = geom_pose(model, ws.kin, g);
@@ -634,11 +693,11 @@ void step_spook(const Model& model, State& s, Workspace& ws, StepResult* result)
   copt.patch_grid = model.options.patch_grid;
   collide(model, sc.X_WG, copt, sc.broadphase, sc.contact_sets);
 
-  assemble(model, s, ws);
-  spook::solve(sc.problem, model.options.solver, model.options.iterations, sc.solver, sc.solution);
+  assemble(model, s, in, ws, sc);
+  spook::solve(sc.problem, f.solver, f.iterations, sc.solver, sc.solution);
   const spook::Solution& sol = sc.solution;
 
-  collect_results(model, s, ws, sol, result);
+  collect_results(model, s, ws, sc, sol, result);
   if (result) {
     contact_metrics(model, ws, sol.v, *result);
     result->solver_residual = sol.residual;

@@ -24,7 +24,12 @@
 
 namespace graspsim {
 
-void step_spook(const Model& model, State& state, Workspace& ws, StepResult* result);
+void step_spook(const Model& model, State& state, const Input& input, const Formulation& f, Workspace& ws,
+                StepResult* result);
+
+// Checks a per-run formulation against the model (the scene's own was checked at load):
+// iterations, and no cone friction left to the direct solver alone.
+void check_spook_formulation(const Model& model, const Formulation& f);
 
 // Thickness of geom g along the world direction n (m): the extent of its support in ±n;
 // 0 for a plane. Used as the rest length of area contact.

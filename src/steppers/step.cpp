@@ -12,7 +12,7 @@
 namespace graspsim {
 namespace {
 
-void check_state_input(const Model& model, const State& s) {
+void check_state_input(const Model& model, const State& s, const Input& in) {
   if (s.q.size() != model.nq || s.v.size() != model.nv)  // (message built only on failure)
     require(false, "state",
             "has " + std::to_string(s.q.size()) + " positions and " + std::to_string(s.v.size()) +
@@ -20,24 +20,47 @@ void check_state_input(const Model& model, const State& s) {
   if (!std::isfinite(s.t)) require(false, "state", "time is not finite");
   if (!s.q.allFinite()) require(false, "state", "q is not finite");
   if (!s.v.allFinite()) require(false, "state", "v is not finite");
+  if (in.ctrl.size() != static_cast<Eigen::Index>(model.actuators.size()) ||
+      in.kinematic_v.size() != static_cast<Eigen::Index>(model.kinematic_dofs.size()))
+    require(false, "input",
+            "has " + std::to_string(in.ctrl.size()) + " controls and " + std::to_string(in.kinematic_v.size()) +
+                " kinematic velocities, the model needs " + std::to_string(model.actuators.size()) + " and " +
+                std::to_string(model.kinematic_dofs.size()));
+  if (!in.ctrl.allFinite()) require(false, "input", "ctrl is not finite");
+  if (!in.kinematic_v.allFinite()) require(false, "input", "kinematic_v is not finite");
 }
 
 }  // namespace
 
-void step(const Model& model, State& state, Workspace& ws, StepResult* result) {
-  check_state_input(model, state);
+Formulation scene_formulation(const Model& model) {
+  const Options& o = model.options;
+  return Formulation{o.stepper, o.integrator, o.solver, o.iterations};
+}
+
+void step(const Model& model, State& state, const Input& input, const Formulation& f, Workspace& ws,
+          StepResult* result) {
+  check_state_input(model, state, input);
   const auto start = std::chrono::steady_clock::now();
-  switch (model.options.stepper) {
-    case StepperType::Dynamics: step_dynamics(model, state, ws); break;
-    case StepperType::Spook: step_spook(model, state, ws, result); break;
-    default:
-      throw InputError(std::string("stepper '") + to_string(model.options.stepper) + "' is not available yet");
+  switch (f.stepper) {
+    case StepperType::Dynamics: step_dynamics(model, state, input, f, ws); break;
+    case StepperType::Spook: step_spook(model, state, input, f, ws, result); break;
+    default: throw InputError(std::string("stepper '") + to_string(f.stepper) + "' is not available yet");
   }
   const auto stop = std::chrono::steady_clock::now();
   if (result) result->wall_time_s = std::chrono::duration<double>(stop - start).count();
   if (!state.q.allFinite() || !state.v.allFinite())
     throw std::runtime_error("step " + std::to_string(state.step) + " at t = " + std::to_string(state.t) +
                              ": the state became non-finite");
+}
+
+void step(const Model& model, State& state, const Input& input, Workspace& ws, StepResult* result) {
+  step(model, state, input, scene_formulation(model), ws, result);
+}
+
+void step(const Model& model, State& state, Workspace& ws, StepResult* result) {
+  Input& in = ws.input;  // (kept in the workspace: a steady step allocates nothing)
+  sample_signals(model, state.t, model.options.dt, in);
+  step(model, state, in, scene_formulation(model), ws, result);
 }
 
 }  // namespace graspsim

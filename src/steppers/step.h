@@ -1,74 +1,46 @@
 #pragma once
-// The step: (Model, State) -> State, chosen by Model::options.stepper with one switch.
+// The step: (Model, State, Input) -> State, by the formulation chosen with one switch.
 
+#include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include <Eigen/SparseCore>
-
-#include "collision/broadphase.h"
 #include "kinematics/kinematics.h"
+#include "model/input.h"
 #include "model/model.h"
 #include "model/state.h"
-#include "steppers/spook/problem.h"
-#include "steppers/spook/scratch.h"
 
 namespace graspsim {
 
-// One contact point's rows in the SPOOK problem (assembly bookkeeping).
-struct ContactRowsInfo {
-  int set = -1, point = -1;          // index into SpookScratch::contact_sets and its points
-  int body_a = 0, body_b = 0;
-  int contact = -1;                  // index into Problem::contacts
-  int first_direction = 0, ndirections = 0;  // friction directions in SpookScratch::directions
-  double mu = 0.0;
-  const ContactMemory* memory = nullptr;  // into State::contacts (unchanged until the step ends)
+// Which formulation steps a model, with its settings: the scene's choice by default
+// (scene_formulation), replaceable per run, so one Model can be stepped by different
+// formulations in one process.
+struct Formulation {
+  StepperType stepper = StepperType::Dynamics;
+  Integrator integrator = Integrator::SemiImplicitEuler;  // dynamics stepper
+  SolverType solver = SolverType::Split;                  // SPOOK: default solver (materials may override)
+  int iterations = 16;                                    // SPOOK: iterative solver sweeps
+};
+Formulation scene_formulation(const Model& model);
+
+// Each formulation's private scratch, defined (and deleted) by its stepper.
+struct DynamicsScratch;
+struct SpookScratch;
+struct ScratchDeleter {
+  void operator()(DynamicsScratch* p) const;
+  void operator()(SpookScratch* p) const;
 };
 
-// Scratch of the SPOOK stepper (collision results, the assembled problem).
-struct SpookScratch {
-  Broadphase broadphase;
-  std::vector<Pose> X_WG;            // geom poses at the start of the step
-  std::vector<ContactSet> contact_sets;
-  std::vector<ContactRowsInfo> contact_rows;
-  std::vector<Vec3> directions;      // friction directions (world) of every contact, in row order
-  std::vector<Eigen::Triplet<double>> triplets;
-  // Point Jacobian of a contact point on each body: (dof, velocity of the point per unit
-  // dof velocity), dofs ascending.
-  std::vector<std::pair<int, Vec3>> chain_a, chain_b;
-  std::vector<int> actuator_row;     // row of each servo actuator, −1 for force actuators
-  spook::Problem problem;
-  int ncontacts = 0;                 // contacts in problem (assembly counter)
-  // Assembly storage, kept for its capacity (a steady step allocates nothing here).
-  std::vector<double> row_target, row_compliance, row_lo, row_hi;
-  std::vector<spook::RowKind> row_kind;
-  std::vector<std::pair<int, double>> box_fixed;  // box-friction contact, previous normal impulse (−1: new)
-  std::vector<ContactMemory> memory;  // next State::contacts (swapped in)
-  VecX damping;                      // joint damping per dof
-  std::vector<MatX> tree_M;          // mass-matrix block of each tree
-  std::vector<MatX> tree_Mh;         // each tree's factored block (M + hD) of the last step
-  spook::SolverScratch solver;
-  spook::Solution solution;
-};
-
-// Scratch memory reused from step to step; owns nothing a user needs between steps.
+// Scratch memory reused from step to step; owns nothing a user needs between steps. The
+// public members are what every formulation leaves for the recorder and callers.
 struct Workspace {
-  KinematicsData kin;
-  MatX M;                          // mass matrix (nv x nv)
-  VecX bias, tau, qacc;            // c(q, v), applied generalized forces, accelerations (nv)
+  KinematicsData kin;              // kinematics at the start of the last step
+  VecX qacc;                       // dynamics stepper: accelerations of its last evaluation (nv)
   VecX actuator_effort;            // per actuator, last step (N or N·m)
+  Input input;                     // step() without an Input samples the scene's signals here
 
-  // Dynamics stepper scratch (sized on first use, then reused without allocation).
-  std::vector<int> free_dofs;      // dofs solved for by forward dynamics
-  std::vector<int> prescribed_dofs;  // dofs of kinematic bodies, driven by their signals
-  VecX rhs, qacc_prescribed;       // τ − c; signal accelerations of the prescribed dofs
-  MatX M_ff;                       // M restricted to free_dofs (when some dofs are prescribed)
-  VecX rhs_f, qacc_f;              // the reduced system's right side and solution
-  VecX q_stage, v_stage;           // RK4: the configuration and velocity of a stage
-  VecX u, u_rate, u_sum, qacc_sum; // RK4: local coordinate, its rate, weighted sums of the stages
-
-  SpookScratch spook;
+  std::unique_ptr<DynamicsScratch, ScratchDeleter> dynamics;  // created by the formulation on first use
+  std::unique_ptr<SpookScratch, ScratchDeleter> spook;
 };
 
 // The force between two geoms at one contact point, as the stepper resolved it.
@@ -95,8 +67,15 @@ struct StepResult {
   std::string solver;              // the solver that ran
 };
 
-// Advances `state` by model.options.dt. Throws InputError if the state is not finite
-// before the step, and std::runtime_error if the step produced non-finite values.
+// Advances `state` by model.options.dt under `input` with the given formulation. Throws
+// InputError if the state or the input is not finite or not of the model's sizes, or the
+// formulation's settings are invalid for the model, and std::runtime_error if the step
+// produced non-finite values.
+void step(const Model& model, State& state, const Input& input, const Formulation& formulation, Workspace& ws,
+          StepResult* result = nullptr);
+// The same with the scene's formulation.
+void step(const Model& model, State& state, const Input& input, Workspace& ws, StepResult* result = nullptr);
+// The scene's formulation driven by the scene's signals (sample_signals at state.t).
 void step(const Model& model, State& state, Workspace& ws, StepResult* result = nullptr);
 
 }  // namespace graspsim

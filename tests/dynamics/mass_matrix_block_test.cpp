@@ -2,11 +2,11 @@
 
 #include <random>
 
-#include "kinematics/dynamics.h"
+#include "dynamics/dynamics.h"
 #include "kinematics/kinematics.h"
 #include "model/builder.h"
 #include "model/state.h"
-#include "random_model.h"
+#include "../kinematics/random_model.h"
 
 namespace graspsim {
 namespace {

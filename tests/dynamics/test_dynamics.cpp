@@ -8,10 +8,10 @@
 #include <Eigen/Eigenvalues>
 #include <random>
 
-#include "kinematics/dynamics.h"
+#include "dynamics/dynamics.h"
 #include "kinematics/integrate.h"
 #include "kinematics/kinematics.h"
-#include "random_model.h"
+#include "../kinematics/random_model.h"
 
 namespace graspsim {
 namespace {

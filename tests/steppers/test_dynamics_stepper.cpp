@@ -8,7 +8,7 @@
 #include <sstream>
 #include <vector>
 
-#include "kinematics/dynamics.h"
+#include "dynamics/dynamics.h"
 #include "kinematics/kinematics.h"
 #include "steppers/dynamics_stepper.h"
 #include "stepper_models.h"

@@ -8,7 +8,7 @@
 #include <random>
 
 #include "../kinematics/random_model.h"
-#include "kinematics/dynamics.h"
+#include "dynamics/dynamics.h"
 #include "kinematics/kinematics.h"
 #include "steppers/dynamics_stepper.h"
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "io/scene.h"
-#include "kinematics/dynamics.h"
+#include "dynamics/dynamics.h"
 #include "steppers/step.h"
 
 namespace graspsim::validation {
