@@ -1,12 +1,13 @@
-#include "steppers/spook/friction.h"
+#include "contact/friction_directions.h"
 
 #include <cmath>
 #include <limits>
 #include <numbers>
 
+#include "contact/contact_kinematics.h"
 #include "core/error.h"
 
-namespace graspsim::spook {
+namespace graspsim {
 namespace {
 
 Vec3 project_on_plane(const Vec3& n, const Vec3& a) { return a - n.dot(a) * n; }
@@ -14,9 +15,8 @@ Vec3 project_on_plane(const Vec3& n, const Vec3& a) { return a - n.dot(a) * n; }
 }  // namespace
 
 TangentPair box_tangents(const Vec3& n) {
-  const Vec3 axis = std::abs(n.x()) > 0.9 ? Vec3::UnitY() : Vec3::UnitX();
-  const Vec3 t1 = project_on_plane(n, axis).normalized();
-  return {t1, n.cross(t1)};
+  const ContactFrame f = contact_frame(n);
+  return {f.t1, f.t2};
 }
 
 TangentPair oriented_tangents(const Vec3& n, const Vec3& primary) {
@@ -66,4 +66,4 @@ DirectionChoice choose_directions(const std::vector<Vec3>& directions, const Vec
   return c;
 }
 
-}  // namespace graspsim::spook
+}  // namespace graspsim

@@ -8,7 +8,7 @@
 
 #include "core/types.h"
 
-namespace graspsim::spook {
+namespace graspsim {
 
 struct TangentPair {
   Vec3 t1, t2;  // primary and secondary friction directions
@@ -40,4 +40,4 @@ struct DirectionChoice {
 DirectionChoice choose_directions(const std::vector<Vec3>& directions,
                                   const Vec3& previous_friction, const Vec3& slip);
 
-}  // namespace graspsim::spook
+}  // namespace graspsim

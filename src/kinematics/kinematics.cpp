@@ -120,23 +120,6 @@ Pose geom_pose(const Model& model, const KinematicsData& kin, int geom) {
   return kin.X_WB[g.body] * g.X_body_geom;
 }
 
-void point_jacobian(const Model& model, const KinematicsData& kin, int body, const Vec3& p_W, Eigen::Ref<MatX> J) {
-  J.setZero();
-  for (int b = body; b > 0; b = model.bodies[b].parent) {
-    const Joint& j = model.joints[model.bodies[b].joint];
-    for (int d = j.vadr; d < j.vadr + j.nv; ++d)
-      J.col(d) = kin.S.col(d).tail<3>() + kin.S.col(d).head<3>().cross(p_W);
-  }
-}
-
-void angular_jacobian(const Model& model, const KinematicsData& kin, int body, Eigen::Ref<MatX> J) {
-  J.setZero();
-  for (int b = body; b > 0; b = model.bodies[b].parent) {
-    const Joint& j = model.joints[model.bodies[b].joint];
-    for (int d = j.vadr; d < j.vadr + j.nv; ++d) J.col(d) = kin.S.col(d).head<3>();
-  }
-}
-
 Vec6 spatial_velocity(const Model& model, const KinematicsData& kin, const VecX& v, int body) {
   Vec6 V = Vec6::Zero();
   for (int b = body; b > 0; b = model.bodies[b].parent) {

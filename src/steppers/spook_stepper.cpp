@@ -8,11 +8,12 @@
 
 #include "core/error.h"
 #include "collision/broadphase.h"
+#include "contact/contact_kinematics.h"
 #include "dynamics/actuation.h"
 #include "dynamics/dynamics.h"
 #include "kinematics/integrate.h"
 #include "metrics/contact_metrics.h"
-#include "steppers/spook/friction.h"
+#include "contact/friction_directions.h"
 #include "steppers/spook/parameters.h"
 #include "steppers/spook/problem.h"
 #include "steppers/spook/scratch.h"
@@ -39,7 +40,8 @@ struct SpookScratch {
   std::vector<Eigen::Triplet<double>> triplets;
   // Point Jacobian of a contact point on each body: (dof, velocity of the point per unit
   // dof velocity), dofs ascending.
-  std::vector<std::pair<int, Vec3>> chain_a, chain_b;
+  PointChain chain_a, chain_b;
+  RowEntries row_entries;            // a lone row's entries (RowBuilder::add_row_at)
   std::vector<int> actuator_row;     // row of each servo actuator, −1 for force actuators
   spook::Problem problem;
   int ncontacts = 0;                 // contacts in problem (assembly counter)
@@ -89,6 +91,21 @@ struct RowBuilder {
   std::vector<RowKind>& kind;
   std::vector<Eigen::Triplet<double>>& triplets;
 
+  RowEntries& entries;
+
+  // A lone row u·(x_B(c_b) − x_A(c_a)) (contact_kinematics' relative_row_at); returns J·v.
+  double add_row_at(const KinematicsData& kin, int row, int body_a, const Vec3& c_a, int body_b, const Vec3& c_b,
+                    const Vec3& u, const VecX& v, bool angular = false) {
+    entries.clear();
+    const double jv = relative_row_at(kin, body_a, c_a, body_b, c_b, u, v, angular, entries);
+    for (const auto& [d, x] : entries) triplets.emplace_back(row, d, x);
+    return jv;
+  }
+  // A row u·(x_B − x_A) from two chains at the contact point.
+  void add_chain_row(int row, const PointChain& a, const PointChain& b, const Vec3& u) {
+    relative_row(a, b, u, [&](int d, double x) { triplets.emplace_back(row, d, x); });
+  }
+
   int add(RowKind k, double tgt, double comp, double l, double u) {
     kind.push_back(k);
     target.push_back(tgt);
@@ -105,72 +122,6 @@ Vec3 point_velocity(const Model& model, const KinematicsData& kin, const VecX& v
   if (body == 0) return Vec3::Zero();
   const Vec6 V = spatial_velocity(model, kin, v, body);
   return V.tail<3>() + V.head<3>().cross(c);
-}
-
-// Appends the entries of u·(v_B(c_b) − v_A(c_a)) for row `row` (c_a, c_b world points fixed
-// to A and B): walks each body's dof chain, so a row costs O(depth) instead of O(nv).
-// With `angular`, the row is u·(ω_B − ω_A) instead. Returns the row's velocity J·v.
-double add_jacobian_row(const KinematicsData& kin, int row, int body_a, const Vec3& c_a, int body_b, const Vec3& c_b,
-                        const Vec3& u, const VecX& v, std::vector<Eigen::Triplet<double>>& triplets,
-                        bool angular = false) {
-  double jv = 0.0;
-  const size_t row_begin = triplets.size();
-  size_t b_end = row_begin;
-  for (auto [body, sign, c] : {std::tuple{body_b, 1.0, c_b}, std::tuple{body_a, -1.0, c_a}}) {
-    b_end = triplets.size();  // (after the loop: where A's entries begin)
-    if (body == 0) continue;
-    const Vec3 cxu = c.cross(u);
-    const size_t first = triplets.size();
-    for (int d = kin.body_last_dof[body]; d >= 0; d = kin.dof_parent[d]) {
-      const double val = angular ? sign * u.dot(kin.S.col(d).head<3>())
-                                 : sign * (u.dot(kin.S.col(d).tail<3>()) + cxu.dot(kin.S.col(d).head<3>()));
-      triplets.emplace_back(row, d, val);
-      jv += val * v[d];
-    }
-    // The chain was walked leaf to root (dofs descending): ascending, fill_rows' sort has
-    // little left to do (its stable order, hence J's bits, is the same either way).
-    std::reverse(triplets.begin() + static_cast<std::ptrdiff_t>(first), triplets.end());
-  }
-  // B's run and A's run are each ascending; when all of A's dofs precede B's (two trees, no
-  // shared column to sum) the row is sorted by swapping the runs.
-  if (b_end > row_begin && triplets.size() > b_end && triplets.back().col() < triplets[row_begin].col()) {
-    const auto begin = triplets.begin();
-    std::rotate(begin + static_cast<std::ptrdiff_t>(row_begin), begin + static_cast<std::ptrdiff_t>(b_end),
-                triplets.end());
-  }
-  return jv;
-}
-
-// The point of `body` at c (world): per dof on its path to the root (ascending), the point's
-// velocity per unit dof velocity, S_lin + S_ang × c. Empty for the world.
-void point_chain(const KinematicsData& kin, int body, const Vec3& c, std::vector<std::pair<int, Vec3>>& chain) {
-  chain.clear();
-  if (body == 0) return;
-  for (int d = kin.body_last_dof[body]; d >= 0; d = kin.dof_parent[d])
-    chain.emplace_back(d, kin.S.col(d).tail<3>() + kin.S.col(d).head<3>().cross(c));
-  std::reverse(chain.begin(), chain.end());
-}
-
-Vec3 chain_velocity(const std::vector<std::pair<int, Vec3>>& chain, const VecX& v) {
-  Vec3 u = Vec3::Zero();
-  for (const auto& [d, col] : chain) u += col * v[d];
-  return u;
-}
-
-// Row `row` = u·(v_B(c) − v_A(c)) from the two point chains, entries as add_jacobian_row
-// emits them (B's run, then A's; A's first when all of its dofs come first).
-void add_chain_row(int row, const std::vector<std::pair<int, Vec3>>& chain_a,
-                   const std::vector<std::pair<int, Vec3>>& chain_b, const Vec3& u,
-                   std::vector<Eigen::Triplet<double>>& triplets) {
-  auto emit_b = [&] { for (const auto& [d, col] : chain_b) triplets.emplace_back(row, d, u.dot(col)); };
-  auto emit_a = [&] { for (const auto& [d, col] : chain_a) triplets.emplace_back(row, d, -u.dot(col)); };
-  if (!chain_a.empty() && !chain_b.empty() && chain_a.back().first < chain_b.front().first) {
-    emit_a();  // two trees, A's first: already in column order
-    emit_b();
-  } else {
-    emit_b();
-    emit_a();
-  }
 }
 
 // ---- 1. free motion ---------------------------------------------------------------------
@@ -317,21 +268,21 @@ double torsion_arm(const ContactMaterial& cm, const ContactSet& cs, const Contac
 FrictionTreatment friction_directions(const ContactMaterial& cm, const Vec3& n,
                                       const Pose& X_WA, const ContactSlot* memory, const Vec3& slip, State& s,
                                       std::vector<Vec3>& out) {
-  spook::TangentPair t;
+  TangentPair t;
   switch (cm.friction_model) {
     case FrictionModel::Box:
     case FrictionModel::ScaledBox:
-    case FrictionModel::Cone: t = spook::box_tangents(n); break;
-    case FrictionModel::OrientedBox: t = spook::oriented_tangents(n, X_WA.q * cm.primary_direction); break;
-    case FrictionModel::Randomized: t = spook::randomized_tangents(n, s.rng); break;
+    case FrictionModel::Cone: t = box_tangents(n); break;
+    case FrictionModel::OrientedBox: t = oriented_tangents(n, X_WA.q * cm.primary_direction); break;
+    case FrictionModel::Randomized: t = randomized_tangents(n, s.rng); break;
     case FrictionModel::MultiDirectional: {
-      const std::vector<Vec3> dirs = spook::tangent_directions(n, cm.tangents);
-      const auto choice = spook::choose_directions(dirs, memory ? friction_force(*memory) : Vec3::Zero(), slip);
+      const std::vector<Vec3> dirs = tangent_directions(n, cm.tangents);
+      const auto choice = choose_directions(dirs, memory ? friction_force(*memory) : Vec3::Zero(), slip);
       t = {dirs[choice.primary], dirs[choice.secondary]};
       break;
     }
     case FrictionModel::Polyhedral: {
-      const std::vector<Vec3> dirs = spook::tangent_directions(n, cm.tangents);
+      const std::vector<Vec3> dirs = tangent_directions(n, cm.tangents);
       out.insert(out.end(), dirs.begin(), dirs.end());
       return FrictionTreatment::Polyhedral;
     }
@@ -392,7 +343,7 @@ void add_contact_rows(const Model& model, State& s, const Workspace& ws, SpookSc
       point_chain(ws.kin, gb.body, p.position, sc.chain_b);
       const Vec3 rel = chain_velocity(sc.chain_b, s.v) - chain_velocity(sc.chain_a, s.v);
       const int nrow = rows.add(RowKind::Normal, 0.0, 0.0, 0.0, kInf);
-      add_chain_row(nrow, sc.chain_a, sc.chain_b, p.normal, rows.triplets);
+      rows.add_chain_row(nrow, sc.chain_a, sc.chain_b, p.normal);
       const double jv = rel.dot(p.normal);
       const auto params = spook::spook_parameters(contact_stiffness(model, cm, cs, p, sc), cm.damping, h);
       // A speculative contact (still apart by g > 0) may close its gap in this step but not
@@ -421,13 +372,13 @@ void add_contact_rows(const Model& model, State& s, const Workspace& ws, SpookSc
       const bool one_sided = treatment == FrictionTreatment::Polyhedral;
       for (int k = 0; k < info.ndirections; ++k) {
         const int r = rows.add(RowKind::Friction, 0.0, comp, one_sided ? 0.0 : -kInf, kInf);
-        add_chain_row(r, sc.chain_a, sc.chain_b, sc.directions[info.first_direction + k], rows.triplets);
+        rows.add_chain_row(r, sc.chain_a, sc.chain_b, sc.directions[info.first_direction + k]);
         cr.friction.push_back(r);
       }
       if (const double arm = torsion_arm(cm, cs, p); arm > 0.0) {
         cr.torsion = rows.add(RowKind::Friction, 0.0, comp, -kInf, kInf);
         cr.torsion_mu = arm;
-        add_jacobian_row(ws.kin, cr.torsion, ga.body, p.position, gb.body, p.position, p.normal, s.v, rows.triplets, true);
+        rows.add_row_at(ws.kin, cr.torsion, ga.body, p.position, gb.body, p.position, p.normal, s.v, true);
       }
       if (treatment == FrictionTreatment::BoxFixed)
         box_fixed.emplace_back(sc.ncontacts, memory ? normal_impulse(*memory) : -1.0);
@@ -466,7 +417,7 @@ void add_equality_rows(const Model& model, const State& s, const KinematicsData&
     const Vec3 gap = pb - pa;
     for (int k = 0; k < 3; ++k) {
       const int r = rows.add(RowKind::Equality, 0.0, params.sigma, -kInf, kInf);
-      const double jv = add_jacobian_row(kin, r, e.body_a, pa, e.body_b, pb, Vec3::Unit(k), s.v, rows.triplets);
+      const double jv = rows.add_row_at(kin, r, e.body_a, pa, e.body_b, pb, Vec3::Unit(k), s.v);
       rows.target[r] = spook::spook_target(params, h, gap[k], jv);
     }
     if (e.type != EqualityType::Weld) continue;
@@ -474,7 +425,7 @@ void add_equality_rows(const Model& model, const State& s, const KinematicsData&
     const Vec3 err = quat_log(XB.q * (XA.q * e.relative).conjugate());
     for (int k = 0; k < 3; ++k) {
       const int r = rows.add(RowKind::Equality, 0.0, params.sigma, -kInf, kInf);
-      const double jv = add_jacobian_row(kin, r, e.body_a, pa, e.body_b, pb, Vec3::Unit(k), s.v, rows.triplets, true);
+      const double jv = rows.add_row_at(kin, r, e.body_a, pa, e.body_b, pb, Vec3::Unit(k), s.v, true);
       rows.target[r] = spook::spook_target(params, h, err[k], jv);
     }
   }
@@ -540,7 +491,7 @@ void assemble(const Model& model, State& s, const Input& in, const Workspace& ws
   sc.triplets.clear();
   for (auto* v : {&sc.row_target, &sc.row_compliance, &sc.row_lo, &sc.row_hi}) v->clear();
   sc.row_kind.clear();
-  RowBuilder rows{sc.row_target, sc.row_compliance, sc.row_lo, sc.row_hi, sc.row_kind, sc.triplets};
+  RowBuilder rows{sc.row_target, sc.row_compliance, sc.row_lo, sc.row_hi, sc.row_kind, sc.triplets, sc.row_entries};
   std::vector<std::pair<int, double>>& box_fixed = sc.box_fixed;
   box_fixed.clear();
   add_contact_rows(model, s, ws, sc, rows, box_fixed);

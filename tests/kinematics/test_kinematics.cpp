@@ -58,58 +58,6 @@ TEST(ForwardKinematics, FreeAndPrismatic) {
   EXPECT_LT((kin.p_WCom[2] - (kin.X_WB[2].p + r * Vec3(0, 0, 0.2))).norm(), 1e-14);
 }
 
-// Central differences along each generalized velocity direction e_i (q ⊕ ±ε e_i) have
-// truncation error O(ε²) ≈ 1e-10 and round-off ≈ 1e-16/ε ≈ 1e-10 for ε = 1e-6 at unit
-// scales, so 1e-6 leaves a wide margin while any wrong column (errors of O(1)) fails.
-TEST(Jacobians, MatchFiniteDifferencesOnRandomTrees) {
-  constexpr double eps = 1e-6, tol = 1e-6;
-  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
-    auto m = test::random_tree(seed, 9);
-    std::mt19937_64 rng(100 + seed);
-    const VecX q = test::random_q(*m, rng);
-    KinematicsData kin, kp, km;
-    forward_kinematics(*m, q, kin);
-    MatX Jp(3, m->nv), Jw(3, m->nv);
-    for (int b = 1; b < m->nbody(); ++b) {
-      const Vec3 local = test::random_vec(rng, 0.5);  // a material point of body b
-      const Vec3 p_W = kin.X_WB[b] * local;
-      point_jacobian(*m, kin, b, p_W, Jp);
-      angular_jacobian(*m, kin, b, Jw);
-      for (int i = 0; i < m->nv; ++i) {
-        VecX e = VecX::Zero(m->nv);
-        e[i] = 1.0;
-        VecX qp = q, qm = q;
-        integrate_q(*m, qp, e, eps);
-        integrate_q(*m, qm, e, -eps);
-        forward_kinematics(*m, qp, kp);
-        forward_kinematics(*m, qm, km);
-        const Vec3 dp = (kp.X_WB[b] * local - km.X_WB[b] * local) / (2 * eps);
-        const Vec3 dw = quat_log(kp.X_WB[b].q * km.X_WB[b].q.conjugate()) / (2 * eps);
-        EXPECT_LT((Jp.col(i) - dp).norm(), tol) << "seed " << seed << " body " << b << " dof " << i;
-        EXPECT_LT((Jw.col(i) - dw).norm(), tol) << "seed " << seed << " body " << b << " dof " << i;
-      }
-    }
-  }
-}
-
-// body_velocity is J v for the body origin and its angular velocity.
-TEST(Jacobians, BodyVelocityIsJacobianTimesV) {
-  auto m = test::random_tree(42, 10);
-  std::mt19937_64 rng(7);
-  const VecX q = test::random_q(*m, rng), v = test::random_v(*m, rng);
-  KinematicsData kin;
-  forward_kinematics(*m, q, kin);
-  MatX Jp(3, m->nv), Jw(3, m->nv);
-  for (int b = 1; b < m->nbody(); ++b) {
-    Vec3 w, vo;
-    body_velocity(*m, kin, v, b, w, vo);
-    point_jacobian(*m, kin, b, kin.X_WB[b].p, Jp);
-    angular_jacobian(*m, kin, b, Jw);
-    EXPECT_LT((Jp * v - vo).norm(), 1e-12);
-    EXPECT_LT((Jw * v - w).norm(), 1e-12);
-  }
-}
-
 // Free joint conventions: v[0:3] is the world velocity of the body origin, v[3:6] the
 // angular velocity in the body frame.
 TEST(Jacobians, FreeJointConventions) {

@@ -9,7 +9,7 @@
 
 #include "core/error.h"
 #include "spook_test_util.h"
-#include "steppers/spook/friction.h"
+#include "contact/friction_directions.h"
 #include "steppers/spook/pgs.h"
 
 namespace graspsim::spook {
