@@ -15,6 +15,7 @@
 #include "io/contacts_report.h"
 #include "io/run.h"
 #include "io/scene.h"
+#include "io/state_file.h"
 #include "mcube_commands.h"
 
 namespace gs = graspsim;
@@ -73,18 +74,27 @@ void print_summary(const nlohmann::json& j) {
                 c["sliding_contact_points"].get<long>(), c["max_depth"].get<double>());
 }
 
-int cmd_run(const SceneArgs& args, std::optional<double> duration, std::optional<double> dt, const std::string& out) {
+int cmd_run(const SceneArgs& args, std::optional<double> duration, std::optional<double> dt, const std::string& out,
+            const std::string& from_state) {
   std::vector<std::string> sets = args.sets;
   if (duration) sets.push_back("duration=" + std::to_string(*duration));
   if (dt) sets.push_back("options.dt=" + CLI::detail::to_string(*dt));
   const gs::Scene scene = gs::load_scene(args.path, sets);
   gs::RunOptions options;
   options.out_dir = out;
+  if (!from_state.empty()) {  // continue for `duration` more seconds from a checkpoint
+    options.initial_state = gs::load_state(from_state, *scene.model);
+    options.from_state = from_state;
+  }
   ProgressBar bar;
   options.progress = [&bar](double f) { bar(f); };
   const gs::RunSummary s = gs::run_scene(scene, options);
-  std::printf("%s: %ld steps, %.6g s simulated in %.3g s wall; results in %s\n", args.path.c_str(), s.steps, s.sim_time,
-              s.wall_time_s, out.c_str());
+  if (options.initial_state)
+    std::printf("%s: %ld steps from %s, t = %.6g s to %.6g s in %.3g s wall; results in %s\n", args.path.c_str(),
+                s.steps, from_state.c_str(), options.initial_state->t, s.sim_time, s.wall_time_s, out.c_str());
+  else
+    std::printf("%s: %ld steps, %.6g s simulated in %.3g s wall; results in %s\n", args.path.c_str(), s.steps,
+                s.sim_time, s.wall_time_s, out.c_str());
   print_summary(s.json);
   return 0;
 }
@@ -118,12 +128,15 @@ int main(int argc, char** argv) {
 
   SceneArgs run_args, check_args;
   std::optional<double> duration, dt;
-  std::string out = "out";
+  std::string out = "out", from_state;
   CLI::App* run = app.add_subcommand("run", "Simulate a scene and record it");
   add_scene_args(run, run_args);
   run->add_option("--duration", duration, "Simulated time (s), overrides the scene's duration")->check(CLI::PositiveNumber);
   run->add_option("--dt", dt, "Time step (s), overrides options.dt")->check(CLI::PositiveNumber);
-  run->add_option("--out", out, "Output directory")->capture_default_str();
+  run->add_option("--out", out, "Output directory (a completed run writes its final state to OUT/state.bin)")
+      ->capture_default_str();
+  run->add_option("--from-state", from_state,
+                  "Continue from a saved state (a run's state.bin) for the scene's duration more seconds");
   CLI::App* check = app.add_subcommand("check", "Load and validate a scene, then exit");
   add_scene_args(check, check_args);
 
@@ -151,7 +164,7 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (*run) return cmd_run(run_args, duration, dt, out);
+    if (*run) return cmd_run(run_args, duration, dt, out, from_state);
     if (*check) return cmd_check(check_args);
     if (*contacts) return cmd_contacts(contacts_args, contacts_options, contacts_json);
     if (app.got_subcommand("validate")) return cmd_validate_mcube(validate_args);

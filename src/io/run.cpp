@@ -5,8 +5,10 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/error.h"
 #include "core/version.h"
 #include "io/recorder.h"
+#include "io/state_file.h"
 #include "dynamics/dynamics.h"
 
 namespace graspsim {
@@ -78,7 +80,12 @@ nlohmann::json run_header(const Scene& scene) {
 
 RunSummary run_scene(const Scene& scene, const RunOptions& options) {
   const Model& model = *scene.model;
-  State state = make_state(model);
+  State state = options.initial_state ? *options.initial_state : make_state(model);
+  if (state.act.size() != static_cast<Eigen::Index>(model.actuators.size()))
+    require(false, "initial state",
+            "has " + std::to_string(state.act.size()) + " actuator states, the model needs " +
+                std::to_string(model.actuators.size()));
+  const std::uint64_t first_step = state.step;  // a continued run counts its own steps
   const Formulation formulation = options.formulation.value_or(scene_formulation(model));
   Input input = make_input(model);
   Workspace ws;
@@ -91,6 +98,7 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
   run["options"]["integrator"] = to_string(formulation.integrator);
   run["options"]["solver"] = to_string(formulation.solver);
   run["options"]["iterations"] = formulation.iterations;
+  if (options.from_state) run["from_state"] = options.from_state->string();
   if (options.record) {
     recorder = std::make_unique<Recorder>(options.out_dir, model, scene.recording);
     run["status"] = "running";
@@ -116,15 +124,17 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
       if (options.on_step) options.on_step(model, state, ws, result);
       if (options.progress) options.progress(static_cast<double>(i + 1) / static_cast<double>(nsteps));
     }
+    // The final state, to continue from (--from-state); only a completed run leaves one.
+    if (recorder) save_state(options.out_dir / "state.bin", model, state);
   } catch (const std::exception& e) {
     run["status"] = "failed";
     run["error"] = e.what();
-    run["summary"] = {{"steps", state.step}, {"sim_time", state.t}};
+    run["summary"] = {{"steps", state.step - first_step}, {"sim_time", state.t}};
     if (recorder) recorder->write_run_json(run);
     throw;
   }
   summary.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  summary.steps = static_cast<long>(state.step);
+  summary.steps = static_cast<long>(state.step - first_step);
   summary.sim_time = state.t;
   const double e1 = total_energy(model, state, ws);
   summary.json = {{"steps", summary.steps},

@@ -19,6 +19,13 @@ struct RunOptions {
   bool record = true;
   // The formulation and its settings; the scene's when empty.
   std::optional<Formulation> formulation;
+  // Continue from this state (a checkpoint, e.g. load_state of a run's state.bin) instead
+  // of make_state(model). The run still takes scene.duration / dt steps: it simulates
+  // scene.duration more seconds, from initial_state->t to initial_state->t + duration (so
+  // a 1 s run continued with duration 1 ends where a 2 s run ends, in the same bits).
+  std::optional<State> initial_state;
+  // The file initial_state was read from, recorded in run.json as "from_state".
+  std::optional<std::filesystem::path> from_state;
   // Called before every step, after the scene's signals were sampled into the input: a
   // controller may overwrite any of it.
   std::function<void(const Model&, const State&, Input&)> controller;
@@ -29,15 +36,16 @@ struct RunOptions {
 };
 
 struct RunSummary {
-  long steps = 0;
-  double sim_time = 0.0;
+  long steps = 0;                  // steps this run took (a continued run: not counting the earlier ones)
+  double sim_time = 0.0;           // the final state's t (s)
   double wall_time_s = 0.0;
   State final_state;
   nlohmann::json json;             // what run.json holds under "summary"
 };
 
-// Steps the scene until scene.duration. On failure run.json says so (status "failed")
-// and the exception propagates; rows written so far stay on disk.
+// Steps the scene for scene.duration. When recording, a completed run also writes its final
+// State to <out_dir>/state.bin (io/state_file.h; a failed run does not). On failure run.json
+// says so (status "failed") and the exception propagates; rows written so far stay on disk.
 RunSummary run_scene(const Scene& scene, const RunOptions& options);
 
 // The run.json header: versions, the scene as resolved, options and parameters.
