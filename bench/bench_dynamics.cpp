@@ -57,7 +57,7 @@ std::shared_ptr<const Model> graspsim_tree(Integrator integ) {
       mb.add_body(b);
     }
   mb.options().dt = 1e-3;
-  mb.options().integrator = integ;
+  mb.options().dynamics.integrator = integ;
   return mb.build();
 }
 

@@ -98,12 +98,12 @@ std::shared_ptr<const Model> graspsim_pile(int boxes, const std::string& solver)
   Options& o = mb.options();
   o.stepper = StepperType::Spook;
   o.dt = 2e-3;
-  o.solver = solver == "direct"        ? SolverType::Direct
-             : solver == "iterative"   ? SolverType::Iterative
-             : solver == "split"       ? SolverType::Split
-                                       : SolverType::DirectIterative;
+  o.spook.solver = solver == "direct"        ? SolverType::Direct
+                   : solver == "iterative"   ? SolverType::Iterative
+                   : solver == "split"       ? SolverType::Split
+                                             : SolverType::DirectIterative;
   mb.default_contact().friction = kPileMu;
-  mb.default_contact().friction_model = solver == "direct" ? FrictionModel::Box : FrictionModel::Cone;
+  mb.default_contact().spook.friction_model = solver == "direct" ? FrictionModel::Box : FrictionModel::Cone;
   return mb.build();
 }
 

@@ -117,20 +117,24 @@ const BvhCache& Broadphase::bvhs(const Model& model) {
 
 void collide(const Model& model, const std::vector<Pose>& X_WG, const CollideOptions& options, Broadphase& bp,
              std::vector<ContactSet>& out) {
-  require(static_cast<int>(X_WG.size()) == model.ngeom(), "collide", "need one pose per geom");
-  std::vector<Aabb> boxes(model.ngeom());
+  if (static_cast<int>(X_WG.size()) != model.ngeom())  // (require() would build its strings every call)
+    require(false, "collide", "need one pose per geom");
+  std::vector<Aabb>& boxes = bp.boxes;
+  boxes.resize(static_cast<size_t>(model.ngeom()));
   for (int g = 0; g < model.ngeom(); ++g) {
     const double m = std::max(options.margin, model.geoms[g].margin);
     boxes[g] = geom_aabb(model, g, X_WG[g]);
     boxes[g].lo.array() -= m;
     boxes[g].hi.array() += m;
   }
-  out.clear();
+  size_t n = 0;
   for (const auto& [a, b] : bp.find_pairs(model, boxes)) {
     const double margin = std::max({options.margin, model.geoms[a].margin, model.geoms[b].margin});
-    ContactSet cs = collide_geoms(model, a, X_WG[a], b, X_WG[b], margin, options, &bp.bvhs(model));
-    if (!cs.points.empty()) out.push_back(std::move(cs));
+    if (n == out.size()) out.emplace_back();
+    collide_geoms(model, a, X_WG[a], b, X_WG[b], margin, options, &bp.bvhs(model), out[n]);
+    if (!out[n].points.empty()) ++n;
   }
+  out.resize(n);
 }
 
 }  // namespace graspsim

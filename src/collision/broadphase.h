@@ -43,6 +43,8 @@ class Broadphase {
   // are the same objects (meshes are shared and immutable, so their addresses identify them).
   const BvhCache& bvhs(const Model& model);
 
+  std::vector<Aabb> boxes;  // collide()'s per-geom boxes, kept for their storage
+
  private:
   std::vector<const Mesh*> bvh_meshes_;
   std::unique_ptr<BvhCache> bvhs_;
@@ -53,7 +55,8 @@ class Broadphase {
 
 // Narrowphase over the broadphase pairs: `out` gets the pairs that have points, geom_a <
 // geom_b, in pair order. X_WG holds every geom's world pose. Each pair uses the margin
-// max(options.margin, geom margins).
+// max(options.margin, geom margins). `out`'s elements are reused (their point storage too),
+// so a step whose pairs keep touching allocates nothing.
 void collide(const Model& model, const std::vector<Pose>& X_WG, const CollideOptions& options, Broadphase& bp,
              std::vector<ContactSet>& out);
 

@@ -48,14 +48,23 @@ void collide_shapes(const ConvexShape& a, const ConvexShape& b, double margin, c
 
 ContactSet collide_geoms(const Model& model, int ga, const Pose& X_WA, int gb, const Pose& X_WB, double margin,
                          const CollideOptions& options, const BvhCache* bvhs) {
-  if (model.geoms[ga].type == GeomType::TriangleMesh || model.geoms[gb].type == GeomType::TriangleMesh)
-    return bvhs ? collide_trimesh(model, *bvhs, ga, X_WA, gb, X_WB, margin)
-                : collide_trimesh(model, ga, X_WA, gb, X_WB, margin);
   ContactSet out;
+  collide_geoms(model, ga, X_WA, gb, X_WB, margin, options, bvhs, out);
+  return out;
+}
+
+void collide_geoms(const Model& model, int ga, const Pose& X_WA, int gb, const Pose& X_WB, double margin,
+                   const CollideOptions& options, const BvhCache* bvhs, ContactSet& out) {
+  if (model.geoms[ga].type == GeomType::TriangleMesh || model.geoms[gb].type == GeomType::TriangleMesh) {
+    out = bvhs ? collide_trimesh(model, *bvhs, ga, X_WA, gb, X_WB, margin)
+               : collide_trimesh(model, ga, X_WA, gb, X_WB, margin);
+    return;
+  }
+  out.points.clear();
+  out.patch_area = 0.0;
   collide_shapes(make_shape(model, ga, X_WA), make_shape(model, gb, X_WB), margin, options, out);
   out.geom_a = ga;
   out.geom_b = gb;
-  return out;
 }
 
 }  // namespace graspsim

@@ -29,6 +29,10 @@ class BvhCache;
 // to collide_trimesh, using the trees in `bvhs` when given (else temporary ones).
 ContactSet collide_geoms(const Model& model, int ga, const Pose& X_WA, int gb, const Pose& X_WB,
                          double margin, const CollideOptions& options, const BvhCache* bvhs = nullptr);
+// The same into `out`, whose point storage is reused (convex pairs allocate nothing once it
+// has room).
+void collide_geoms(const Model& model, int ga, const Pose& X_WA, int gb, const Pose& X_WB, double margin,
+                   const CollideOptions& options, const BvhCache* bvhs, ContactSet& out);
 
 // The same for free-standing convex shapes (no Model), through the same table; throws
 // InputError for a cell without a function (triangle meshes need the Model: collide_geoms).

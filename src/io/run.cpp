@@ -69,9 +69,9 @@ nlohmann::json run_header(const Scene& scene) {
   j["duration"] = scene.duration;
   j["options"] = {{"dt", o.dt},
                   {"stepper", to_string(o.stepper)},
-                  {"integrator", to_string(o.integrator)},
-                  {"solver", to_string(o.solver)},
-                  {"iterations", o.iterations},
+                  {"integrator", to_string(o.dynamics.integrator)},
+                  {"solver", to_string(o.spook.solver)},
+                  {"iterations", o.spook.iterations},
                   {"seed", o.seed},
                   {"gravity", {o.gravity.x(), o.gravity.y(), o.gravity.z()}}};
   j["resolved"] = scene.resolved;
@@ -95,9 +95,9 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
   std::unique_ptr<Recorder> recorder;
   nlohmann::json run = run_header(scene);
   run["options"]["stepper"] = to_string(formulation.stepper);  // a per-run choice overrides the scene's
-  run["options"]["integrator"] = to_string(formulation.integrator);
-  run["options"]["solver"] = to_string(formulation.solver);
-  run["options"]["iterations"] = formulation.iterations;
+  run["options"]["integrator"] = to_string(formulation.dynamics.integrator);
+  run["options"]["solver"] = to_string(formulation.spook.solver);
+  run["options"]["iterations"] = formulation.spook.iterations;
   if (options.from_state) run["from_state"] = options.from_state->string();
   if (options.record) {
     recorder = std::make_unique<Recorder>(options.out_dir, model, scene.recording);

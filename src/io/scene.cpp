@@ -1,6 +1,7 @@
 #include "io/scene.h"
 
 #include "io/scene_internal.h"
+#include "steppers/step.h"
 
 namespace graspsim {
 
@@ -18,7 +19,8 @@ Scene load_scene(const std::string& path, const std::vector<std::string>& overri
   scene.resolved = to_json(root);
   ModelBuilder builder;
   read_scene(root, path, builder, scene);
-  scene.model = builder.build();
+  scene.model = builder.build();  // checks what is common
+  validate_formulation(*scene.model, scene_formulation(*scene.model));  // and the chosen stepper its own
   return scene;
 }
 

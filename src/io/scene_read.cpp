@@ -59,15 +59,15 @@ void read_contact(const YamlNode& m, ContactMaterial& c) {
     const YamlNode& v = e.value;
     const std::string& k = e.key;
     if (k == "friction") c.friction = as_number(v, k);
-    else if (k == "young_modulus") c.young_modulus = as_number(v, k);
-    else if (k == "damping") c.damping = as_number(v, k);
+    else if (k == "young_modulus") c.spook.young_modulus = as_number(v, k);
+    else if (k == "damping") c.spook.damping = as_number(v, k);
     else if (k == "restitution") c.restitution = as_number(v, k);
-    else if (k == "tangents") c.tangents = as_int(v, k, 2);
-    else if (k == "torsional_friction") c.torsional_friction = as_number(v, k);
-    else if (k == "primary_direction") c.primary_direction = as_vec3(v, k);
-    else if (k == "solver") c.solver = as_enum<SolverType>(v, k);
-    else if (k == "area") c.area = as_enum<ContactArea>(v, k);
-    else if (k == "friction_model") c.friction_model = as_enum<FrictionModel>(v, k);
+    else if (k == "tangents") c.spook.tangents = as_int(v, k, 2);
+    else if (k == "torsional_friction") c.spook.torsional_friction = as_number(v, k);
+    else if (k == "primary_direction") c.spook.primary_direction = as_vec3(v, k);
+    else if (k == "solver") c.spook.solver = as_enum<SolverType>(v, k);
+    else if (k == "area") c.spook.area = as_enum<ContactArea>(v, k);
+    else if (k == "friction_model") c.spook.friction_model = as_enum<FrictionModel>(v, k);
   }
 }
 
@@ -80,13 +80,13 @@ void read_options(const YamlNode& m, Options& o) {
     const std::string& k = e.key;
     if (k == "gravity") o.gravity = as_vec3(v, k);
     else if (k == "dt") o.dt = as_number(v, k);
-    else if (k == "iterations") o.iterations = as_int(v, k, 1);
+    else if (k == "iterations") o.spook.iterations = as_int(v, k, 1);
     else if (k == "seed") o.seed = as_uint64(v, k);
     else if (k == "contact_margin") o.contact_margin = as_number(v, k);
     else if (k == "patch_grid") o.patch_grid = as_int(v, k, 0);
-    else if (k == "solver") o.solver = as_enum<SolverType>(v, k);
+    else if (k == "solver") o.spook.solver = as_enum<SolverType>(v, k);
     else if (k == "stepper") o.stepper = as_enum<StepperType>(v, k);
-    else if (k == "integrator") o.integrator = as_enum<Integrator>(v, k);
+    else if (k == "integrator") o.dynamics.integrator = as_enum<Integrator>(v, k);
   }
 }
 

@@ -183,10 +183,9 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
   m->options = options_;
   m->default_contact = default_contact_;
 
-  // Options.
+  // Options: the common ones; each formulation checks its own part (validate_formulation).
   require(all_finite(options_.gravity), "options", "gravity is not finite");
   require(std::isfinite(options_.dt) && options_.dt > 0.0, "options", "dt must be positive, got " + std::to_string(options_.dt));
-  require(options_.iterations > 0, "options", "iterations must be positive");
   require(std::isfinite(options_.contact_margin) && options_.contact_margin >= 0.0, "options",
           "contact_margin must be >= 0");
   require(options_.patch_grid == 0 || options_.patch_grid >= 2, "options", "patch_grid must be 0 or >= 2");
@@ -329,48 +328,30 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
     }
   }
 
-  // Contact materials.
+  // Contact materials: the common properties; each formulation checks its own part, named
+  // by `source` (validate_formulation).
   m->default_contact.material_a = m->default_contact.material_b = 0;
-  auto check_contact = [&](const ContactMaterial& c, const std::string& w) {
+  if (m->default_contact.source.empty()) m->default_contact.source = "default contact material";
+  auto check_contact = [&](const ContactMaterial& c) {
+    const std::string& w = c.source;
     require(std::isfinite(c.friction) && c.friction >= 0.0, w, "friction must be >= 0");
-    require(std::isfinite(c.young_modulus) && c.young_modulus > 0.0, w, "young_modulus must be positive");
-    require(std::isfinite(c.damping) && c.damping >= 0.0, w, "damping must be >= 0");
     require(std::isfinite(c.restitution) && c.restitution >= 0.0 && c.restitution <= 1.0, w, "restitution must be in [0, 1]");
-    require(c.tangents >= 3, w, "tangents must be >= 3 (directions around the circle; 4 is the box's)");
-    require(std::isfinite(c.torsional_friction) && c.torsional_friction >= 0.0, w, "torsional_friction must be >= 0");
-    require(all_finite(c.primary_direction) && c.primary_direction.norm() > 1e-12, w, "primary_direction must be nonzero");
   };
-  // The pure Direct solver pivots on box-shaped bounds; a cone needs an iterative part.
-  auto check_solver = [&](const ContactMaterial& c, const std::string& w) {
-    if (options_.stepper != StepperType::Spook) return;
-    const SolverType solver = c.solver.value_or(options_.solver);
-    require(!(solver == SolverType::Direct && c.friction_model == FrictionModel::Cone), w,
-            "friction model 'cone' cannot be solved by the direct solver alone; use solver split, iterative or "
-            "direct_iterative, or a box-type or polyhedral friction model");
-  };
-  check_contact(m->default_contact, "default contact material");
+  check_contact(m->default_contact);
   for (const auto& cd : contact_materials_) {
     const std::string w = where("contact material", cd.material_a + "/" + cd.material_b, cd.source);
     ContactMaterial c = cd.props;
+    c.source = w;
     c.material_a = material_id(cd.material_a, w);
     c.material_b = material_id(cd.material_b, w);
-    c.primary_direction.normalize();
-    check_contact(c, w);
-    check_solver(c, w);
+    c.spook.primary_direction.normalize();  // (a zero direction stays zero: validate_spook rejects it)
+    check_contact(c);
     for (const auto& other : m->contact_materials)
       require(!((other.material_a == c.material_a && other.material_b == c.material_b) ||
                 (other.material_a == c.material_b && other.material_b == c.material_a)),
               w, "defined twice");
     m->contact_materials.push_back(c);
   }
-
-  // The default applies to material pairs without an entry; check it only if one is used.
-  std::set<int> used_materials;
-  for (const Geom& g : m->geoms) used_materials.insert(g.material);
-  bool default_used = false;
-  for (int a : used_materials)
-    for (int b : used_materials) default_used = default_used || &m->contact_material(a, b) == &m->default_contact;
-  if (default_used) check_solver(m->default_contact, "default contact material");
 
   // Actuators.
   std::set<std::string> actuator_names;

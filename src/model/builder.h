@@ -2,6 +2,11 @@
 // ModelBuilder: collects definitions with defaults, then build() validates them and
 // freezes a Model. Every definition carries `source` ("scene.yaml:12" or a robot file
 // name) so a validation error points at the place the user wrote it.
+//
+// build() checks what every formulation reads (common options, contact friction and
+// restitution, bodies, geoms, ...). Each formulation's own part of the options and of the
+// contact materials (Options::spook, ContactMaterial::spook, ...) is checked by its stepper:
+// validate_formulation (steppers/step.h), which load_scene calls after build().
 
 #include <memory>
 #include <optional>
@@ -52,7 +57,7 @@ struct GeomDef {
 
 struct ContactMaterialDef {
   std::string material_a, material_b;
-  ContactMaterial props;           // material indices are filled in by build()
+  ContactMaterial props;           // material indices and source are filled in by build()
   std::string source;
 };
 

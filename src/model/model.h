@@ -163,23 +163,33 @@ struct EnumNames<ContactArea> {
   });
 };
 
-// Properties of the contact between two materials (thesis 3.2). Looked up by the
-// unordered pair; pairs not listed use Model::default_contact.
-struct ContactMaterial {
-  int material_a = 0, material_b = 0;
-  double friction = 0.5;           // Coulomb μ
+// SPOOK's part of a contact material (formulation A, steppers/spook_stepper.h); checked by
+// that stepper (validate_spook), not by ModelBuilder.
+struct SpookContact {
   double young_modulus = 4e8;      // Pa; point stiffness, or k = E/h for area contact
   double damping = 4.5 / 60.0;     // SPOOK stabilisation time constant τ (s)
-  double restitution = 0.0;
   FrictionModel friction_model = FrictionModel::Cone;
-  std::optional<SolverType> solver;  // overrides Options::solver for these contacts
+  std::optional<SolverType> solver;  // overrides SpookOptions::solver for these contacts
   int tangents = 16;               // k for multi-directional and polyhedral friction
-  Vec3 primary_direction = Vec3::UnitX();  // oriented box: in the frame of body A
+  Vec3 primary_direction = Vec3::UnitX();  // oriented box: in the frame of body A (unit after build)
   ContactArea area = ContactArea::Point;
   // Torsional friction (m): the largest moment about the normal is this times the normal
   // force. 0: none, except for an area contact made of a single point with a patch area A,
   // which gets (2/3) μ √(A/π) (uniform pressure over a disk of that area).
   double torsional_friction = 0.0;
+};
+
+// Properties of the contact between two materials (thesis 3.2). Looked up by the
+// unordered pair; pairs not listed use Model::default_contact. What every formulation
+// reads is here (checked by ModelBuilder); each formulation's own settings are in its part.
+struct ContactMaterial {
+  int material_a = 0, material_b = 0;
+  double friction = 0.5;           // Coulomb μ
+  double restitution = 0.0;
+  SpookContact spook;              // formulation A
+  // Where it was defined, as error messages name it ("scene.yaml:12: contact material
+  // 'a/b'", "default contact material"); set by ModelBuilder::build().
+  std::string source;
 };
 
 // ---- actuators ------------------------------------------------------------------------
@@ -249,13 +259,24 @@ struct EnumNames<Integrator> {
   });
 };
 
+// The dynamics stepper's settings (checked by validate_dynamics).
+struct DynamicsOptions {
+  Integrator integrator = Integrator::SemiImplicitEuler;
+  bool operator==(const DynamicsOptions&) const = default;
+};
+
+// SPOOK's settings (checked by validate_spook).
+struct SpookOptions {
+  SolverType solver = SolverType::Split;  // default solver (contact materials may override)
+  int iterations = 16;                    // iterative solver sweeps
+  bool operator==(const SpookOptions&) const = default;
+};
+
+// What every formulation reads (checked by ModelBuilder), and each formulation's own part.
 struct Options {
   Vec3 gravity{0.0, 0.0, -9.81};
   double dt = 1.0 / 60.0;
   StepperType stepper = StepperType::Dynamics;
-  Integrator integrator = Integrator::SemiImplicitEuler;
-  SolverType solver = SolverType::Split;
-  int iterations = 16;
   std::uint64_t seed = 0;          // seeds every random choice a stepper makes
   // Contact points are made down to this separation (m): speculative contacts, so bodies
   // placed touching (or about to touch) are caught in the step they arrive.
@@ -263,6 +284,8 @@ struct Options {
   // 0: face contacts are the corners of the overlap polygon; n ≥ 2: an n×n grid of points
   // over it, each with its share of the area (distributed support for area contact).
   int patch_grid = 0;
+  DynamicsOptions dynamics;
+  SpookOptions spook;
 };
 
 // ---- the model ------------------------------------------------------------------------
@@ -296,6 +319,9 @@ struct Model {
   int joint_id(const std::string& name) const;
 
   const ContactMaterial& contact_material(int material_a, int material_b) const;
+  // True if some pair of materials used by geoms has no entry and so takes default_contact.
+  // Allocates nothing (formulations check it on every per-run validation).
+  bool uses_default_contact() const;
   // True if the two bodies may collide (not the same, not parent-child, not excluded).
   bool bodies_may_collide(int body_a, int body_b) const;
 };

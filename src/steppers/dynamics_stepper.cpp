@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include <Eigen/Cholesky>
 
+#include "core/error.h"
 #include "dynamics/actuation.h"
 #include "dynamics/dynamics.h"
 #include "kinematics/integrate.h"
@@ -171,9 +173,17 @@ void step_rk4(const Model& model, State& s, const Input& in, Workspace& w, Dynam
 
 }  // namespace
 
+void validate_dynamics(const Model&, const DynamicsOptions& o) {
+  // The scene reader takes only the integrators' names; code may still pass a stray value.
+  for (const auto& entry : EnumNames<Integrator>::table)
+    if (entry.first == o.integrator) return;
+  throw InputError("options: integrator " + std::to_string(static_cast<int>(o.integrator)) +
+                   " is not one of euler | rk4");
+}
+
 void step_dynamics(const Model& model, State& state, const Input& input, const Formulation& f, Workspace& ws) {
   DynamicsScratch& d = prepare(model, ws);
-  switch (f.integrator) {
+  switch (f.dynamics.integrator) {
     case Integrator::SemiImplicitEuler: step_euler(model, state, input, ws, d); break;
     case Integrator::RK4: step_rk4(model, state, input, ws, d); break;
   }

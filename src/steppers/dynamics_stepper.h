@@ -8,6 +8,10 @@
 
 namespace graspsim {
 
+// Checks the dynamics stepper's settings (its part of the options; it reads no contact
+// material). Throws InputError naming the scene key.
+void validate_dynamics(const Model& model, const DynamicsOptions& options);
+
 // One step of the formulation's integrator (semi-implicit Euler or classical RK4) under input.
 void step_dynamics(const Model& model, State& state, const Input& input, const Formulation& f, Workspace& ws);
 // The same driven by the scene's signals and integrator.

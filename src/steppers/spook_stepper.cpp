@@ -14,9 +14,9 @@
 #include "kinematics/integrate.h"
 #include "metrics/contact_metrics.h"
 #include "contact/friction_directions.h"
-#include "steppers/spook/parameters.h"
-#include "steppers/spook/problem.h"
-#include "steppers/spook/scratch.h"
+#include "spook/parameters.h"
+#include "spook/problem.h"
+#include "spook/scratch.h"
 
 namespace graspsim {
 
@@ -247,19 +247,19 @@ void free_motion(const Model& model, const State& s, const Input& in, Workspace&
 
 double contact_stiffness(const Model& model, const ContactMaterial& cm, const ContactSet& cs, const ContactPoint& p,
                          const SpookScratch& sc) {
-  if (cm.area == ContactArea::Point) return cm.young_modulus;
+  if (cm.spook.area == ContactArea::Point) return cm.spook.young_modulus;
   double area = p.area;
   if (area <= 0.0 && cs.patch_area > 0.0) area = cs.patch_area / static_cast<double>(cs.points.size());
-  if (area <= 0.0) return cm.young_modulus;  // a point contact has no patch: fall back
+  if (area <= 0.0) return cm.spook.young_modulus;  // a point contact has no patch: fall back
   const double rest = geom_thickness(model, cs.geom_a, sc.X_WG[cs.geom_a], p.normal) +
                       geom_thickness(model, cs.geom_b, sc.X_WG[cs.geom_b], p.normal);
-  return cm.young_modulus * area / std::max(rest, 1e-9);
+  return cm.spook.young_modulus * area / std::max(rest, 1e-9);
 }
 
 // Moment arm of torsional friction (m) for one contact point, see ContactMaterial.
 double torsion_arm(const ContactMaterial& cm, const ContactSet& cs, const ContactPoint& p) {
-  if (cm.torsional_friction > 0.0) return cm.torsional_friction;
-  if (cm.area == ContactArea::Area && cs.points.size() == 1 && p.area > 0.0)
+  if (cm.spook.torsional_friction > 0.0) return cm.spook.torsional_friction;
+  if (cm.spook.area == ContactArea::Area && cs.points.size() == 1 && p.area > 0.0)
     return 2.0 / 3.0 * cm.friction * std::sqrt(p.area / std::numbers::pi);
   return 0.0;
 }
@@ -269,28 +269,28 @@ FrictionTreatment friction_directions(const ContactMaterial& cm, const Vec3& n,
                                       const Pose& X_WA, const ContactSlot* memory, const Vec3& slip, State& s,
                                       std::vector<Vec3>& out) {
   TangentPair t;
-  switch (cm.friction_model) {
+  switch (cm.spook.friction_model) {
     case FrictionModel::Box:
     case FrictionModel::ScaledBox:
     case FrictionModel::Cone: t = box_tangents(n); break;
-    case FrictionModel::OrientedBox: t = oriented_tangents(n, X_WA.q * cm.primary_direction); break;
+    case FrictionModel::OrientedBox: t = oriented_tangents(n, X_WA.q * cm.spook.primary_direction); break;
     case FrictionModel::Randomized: t = randomized_tangents(n, s.rng); break;
     case FrictionModel::MultiDirectional: {
-      const std::vector<Vec3> dirs = tangent_directions(n, cm.tangents);
+      const std::vector<Vec3> dirs = tangent_directions(n, cm.spook.tangents);
       const auto choice = choose_directions(dirs, memory ? friction_force(*memory) : Vec3::Zero(), slip);
       t = {dirs[choice.primary], dirs[choice.secondary]};
       break;
     }
     case FrictionModel::Polyhedral: {
-      const std::vector<Vec3> dirs = tangent_directions(n, cm.tangents);
+      const std::vector<Vec3> dirs = tangent_directions(n, cm.spook.tangents);
       out.insert(out.end(), dirs.begin(), dirs.end());
       return FrictionTreatment::Polyhedral;
     }
   }
   out.push_back(t.t1);
   out.push_back(t.t2);
-  if (cm.friction_model == FrictionModel::Box) return FrictionTreatment::BoxFixed;
-  if (cm.friction_model == FrictionModel::Cone) return FrictionTreatment::Cone;
+  if (cm.spook.friction_model == FrictionModel::Box) return FrictionTreatment::BoxFixed;
+  if (cm.spook.friction_model == FrictionModel::Cone) return FrictionTreatment::Cone;
   return FrictionTreatment::BoxScaled;
 }
 
@@ -345,7 +345,7 @@ void add_contact_rows(const Model& model, State& s, const Workspace& ws, SpookSc
       const int nrow = rows.add(RowKind::Normal, 0.0, 0.0, 0.0, kInf);
       rows.add_chain_row(nrow, sc.chain_a, sc.chain_b, p.normal);
       const double jv = rel.dot(p.normal);
-      const auto params = spook::spook_parameters(contact_stiffness(model, cm, cs, p, sc), cm.damping, h);
+      const auto params = spook::spook_parameters(contact_stiffness(model, cm, cs, p, sc), cm.spook.damping, h);
       // A speculative contact (still apart by g > 0) may close its gap in this step but not
       // cross it; SPOOK's spring-damper target applies once the solids touch.
       double target = p.depth < 0.0 ? p.depth / h : spook::spook_target(params, h, -p.depth, jv);
@@ -365,7 +365,7 @@ void add_contact_rows(const Model& model, State& s, const Workspace& ws, SpookSc
       cr.torsion = -1;
       cr.torsion_mu = 0.0;
       cr.normal = nrow;
-      cr.solver = cm.solver;  // an island runs the strongest its contacts ask for (ContactRows)
+      cr.solver = cm.spook.solver;  // an island runs the strongest its contacts ask for (ContactRows)
       cr.mu = cm.friction;
       cr.treatment = treatment;
       const double comp = spook::velocity_compliance(kFrictionCreep, h);
@@ -609,32 +609,47 @@ double geom_thickness(const Model& model, int g, const Pose& X_WG, const Vec3& n
   return 0.0;
 }
 
-void check_spook_formulation(const Model& model, const Formulation& f) {
-  require(f.iterations > 0, "options", "iterations must be positive");
-  // The pure Direct solver pivots on box-shaped bounds; a cone needs an iterative part.
-  auto check = [&](const ContactMaterial& c, const std::string& w) {
-    const SolverType solver = c.solver.value_or(f.solver);
-    require(!(solver == SolverType::Direct && c.friction_model == FrictionModel::Cone), w,
-            "friction model 'cone' cannot be solved by the direct solver alone; use solver split, iterative or "
-            "direct_iterative, or a box-type or polyhedral friction model");
+void validate_spook(const Model& model, const SpookOptions& o) {
+  // Each condition is tested before a message is built: step() runs this for every step of a
+  // per-run formulation, and a steady step allocates nothing.
+  auto check = [](bool ok, const std::string& where, const char* what) {
+    if (!ok) require(false, where, what);
   };
-  for (const ContactMaterial& c : model.contact_materials)
-    check(c, "contact material '" + model.materials[c.material_a] + "/" + model.materials[c.material_b] + "'");
+  check(o.iterations > 0, "options", "iterations must be positive");
+  auto check_material = [&](const ContactMaterial& c) {
+    const SpookContact& sp = c.spook;
+    check(std::isfinite(sp.young_modulus) && sp.young_modulus > 0.0, c.source, "young_modulus must be positive");
+    check(std::isfinite(sp.damping) && sp.damping >= 0.0, c.source, "damping must be >= 0");
+    check(sp.tangents >= 3, c.source, "tangents must be >= 3 (directions around the circle; 4 is the box's)");
+    check(std::isfinite(sp.torsional_friction) && sp.torsional_friction >= 0.0, c.source,
+          "torsional_friction must be >= 0");
+    check(sp.primary_direction.allFinite() && sp.primary_direction.norm() > 1e-12, c.source,
+          "primary_direction must be nonzero");
+  };
+  // The pure Direct solver pivots on box-shaped bounds; a cone needs an iterative part.
+  auto check_solver = [&](const ContactMaterial& c) {
+    const SolverType solver = c.spook.solver.value_or(o.solver);
+    check(!(solver == SolverType::Direct && c.spook.friction_model == FrictionModel::Cone), c.source,
+          "friction model 'cone' cannot be solved by the direct solver alone; use solver split, iterative or "
+          "direct_iterative, or a box-type or polyhedral friction model");
+  };
+  check_material(model.default_contact);
+  for (const ContactMaterial& c : model.contact_materials) {
+    check_material(c);
+    check_solver(c);
+  }
   // The default applies to the pairs of used materials without an entry.
-  std::vector<int> used;
-  for (const Geom& g : model.geoms)
-    if (std::find(used.begin(), used.end(), g.material) == used.end()) used.push_back(g.material);
-  for (int a : used)
-    for (int b : used)
-      if (&model.contact_material(a, b) == &model.default_contact) return check(model.default_contact, "default contact material");
+  if (model.uses_default_contact()) check_solver(model.default_contact);
 }
 
 void step_spook(const Model& model, State& s, const Input& in, const Formulation& f, Workspace& ws,
                 StepResult* result) {
   const double h = model.options.dt;
-  if (!ws.spook) ws.spook.reset(new SpookScratch);
+  if (!ws.spook) {  // a workspace's first SPOOK step: models built in code were not validated by a loader
+    validate_spook(model, f.spook);
+    ws.spook.reset(new SpookScratch);
+  }
   SpookScratch& sc = *ws.spook;
-  if (f.solver != model.options.solver || f.iterations != model.options.iterations) check_spook_formulation(model, f);
   free_motion(model, s, in, ws, sc);
 
   sc.X_WG.resize(model.ngeom());
@@ -645,7 +660,7 @@ void step_spook(const Model& model, State& s, const Input& in, const Formulation
   collide(model, sc.X_WG, copt, sc.broadphase, sc.contact_sets);
 
   assemble(model, s, in, ws, sc);
-  spook::solve(sc.problem, f.solver, f.iterations, sc.solver, sc.solution);
+  spook::solve(sc.problem, f.spook.solver, f.spook.iterations, sc.solver, sc.solution);
   const spook::Solution& sol = sc.solution;
 
   collect_results(model, s, ws, sc, sol, result);

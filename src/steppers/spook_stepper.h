@@ -9,7 +9,7 @@
 //                   contact), friction per the contact material's model, joint limits, servo
 //                   actuators as rows with effort bounds → spook::Problem (the only code that
 //                   knows both the plant and the solver)
-//   4 solve         spook::solve with the scene's solver (Direct, Iterative, Split,
+//   4 solve         spook::solve with the formulation's solver (Direct, Iterative, Split,
 //                   DirectIterative)
 //   5 integrate     v⁺ from the solution, q⁺ = q ⊕ h v⁺, contact memory for the next step
 //
@@ -27,9 +27,13 @@ namespace graspsim {
 void step_spook(const Model& model, State& state, const Input& input, const Formulation& f, Workspace& ws,
                 StepResult* result);
 
-// Checks a per-run formulation against the model (the scene's own was checked at load):
-// iterations, and no cone friction left to the direct solver alone.
-void check_spook_formulation(const Model& model, const Formulation& f);
+// Checks SPOOK's settings: its options (iterations) and its part of every contact
+// material (Young's modulus, damping, tangents, torsional friction, primary direction; the
+// default's always, like the listed materials'), and that no contact material left to the
+// direct solver alone has cone friction (the default only if some used pair falls back to
+// it). Throws InputError naming "options" or the material's source. Allocates nothing
+// unless it throws.
+void validate_spook(const Model& model, const SpookOptions& options);
 
 // Thickness of geom g along the world direction n (m): the extent of its support in ±n;
 // 0 for a plane. Used as the rest length of area contact.

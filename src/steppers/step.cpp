@@ -34,12 +34,22 @@ void check_state_input(const Model& model, const State& s, const Input& in) {
 
 Formulation scene_formulation(const Model& model) {
   const Options& o = model.options;
-  return Formulation{o.stepper, o.integrator, o.solver, o.iterations};
+  return Formulation{o.stepper, o.dynamics, o.spook};
+}
+
+void validate_formulation(const Model& model, const Formulation& f) {
+  switch (f.stepper) {
+    case StepperType::Dynamics: validate_dynamics(model, f.dynamics); break;
+    case StepperType::Spook: validate_spook(model, f.spook); break;
+    default: break;  // not available yet: step() says so
+  }
 }
 
 void step(const Model& model, State& state, const Input& input, const Formulation& f, Workspace& ws,
           StepResult* result) {
   check_state_input(model, state, input);
+  // The scene's formulation was checked at load; another is checked here (allocates nothing).
+  if (f != scene_formulation(model)) validate_formulation(model, f);
   const auto start = std::chrono::steady_clock::now();
   switch (f.stepper) {
     case StepperType::Dynamics: step_dynamics(model, state, input, f, ws); break;

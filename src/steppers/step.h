@@ -14,14 +14,21 @@ namespace graspsim {
 
 // Which formulation steps a model, with its settings: the scene's choice by default
 // (scene_formulation), replaceable per run, so one Model can be stepped by different
-// formulations in one process.
+// formulations in one process. Each stepper reads only its own part.
 struct Formulation {
   StepperType stepper = StepperType::Dynamics;
-  Integrator integrator = Integrator::SemiImplicitEuler;  // dynamics stepper
-  SolverType solver = SolverType::Split;                  // SPOOK: default solver (materials may override)
-  int iterations = 16;                                    // SPOOK: iterative solver sweeps
+  DynamicsOptions dynamics;        // dynamics stepper
+  SpookOptions spook;              // SPOOK stepper
+  bool operator==(const Formulation&) const = default;
 };
 Formulation scene_formulation(const Model& model);
+
+// Checks what the chosen stepper alone reads: its part of the options and of the contact
+// materials (ModelBuilder::build() checked what is common). Throws InputError naming the
+// scene key ("options: ...") or the contact material's source. load_scene() calls it with
+// the scene's formulation; step() with a per-run formulation that differs from the
+// scene's. A model made with ModelBuilder directly is checked by calling it.
+void validate_formulation(const Model& model, const Formulation& formulation);
 
 // Each formulation's private scratch, defined (and deleted) by its stepper.
 struct DynamicsScratch;
@@ -68,9 +75,9 @@ struct StepResult {
 };
 
 // Advances `state` by model.options.dt under `input` with the given formulation. Throws
-// InputError if the state or the input is not finite or not of the model's sizes, or the
-// formulation's settings are invalid for the model, and std::runtime_error if the step
-// produced non-finite values.
+// InputError if the state or the input is not finite or not of the model's sizes, or a
+// formulation other than the scene's is invalid for the model (validate_formulation), and
+// std::runtime_error if the step produced non-finite values.
 void step(const Model& model, State& state, const Input& input, const Formulation& formulation, Workspace& ws,
           StepResult* result = nullptr);
 // The same with the scene's formulation.

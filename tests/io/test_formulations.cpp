@@ -37,9 +37,9 @@ TEST(Formulations, OneModelTwoFormulationsSideBySide) {
   const Scene scene = load_scene(kPush, {"parameters.contact=0.8"});
   const Model& m = *scene.model;
   Formulation split = scene_formulation(m), iterative = split;
-  split.solver = SolverType::Split;
-  iterative.solver = SolverType::Iterative;
-  iterative.iterations = 24;
+  split.spook.solver = SolverType::Split;
+  iterative.spook.solver = SolverType::Iterative;
+  iterative.spook.iterations = 24;
   const int n = 120;
   State a = make_state(m), b = make_state(m);
   Input ia = make_input(m), ib = make_input(m);
@@ -74,7 +74,7 @@ TEST(Formulations, DynamicsAndSpookOnOneModel) {
 TEST(Formulations, PerRunSolverIsChecked) {
   const Scene scene = load_scene(kPush, {"parameters.friction_model=cone"});
   Formulation f = scene_formulation(*scene.model);
-  f.solver = SolverType::Direct;
+  f.spook.solver = SolverType::Direct;
   State s = make_state(*scene.model);
   Workspace ws;
   try {
@@ -82,6 +82,33 @@ TEST(Formulations, PerRunSolverIsChecked) {
     FAIL() << "direct + cone accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("cone"), std::string::npos) << e.what();
+  }
+}
+
+// A scene is checked for the stepper it chooses: another stepper's settings are checked
+// when a run chooses that stepper, with the same message.
+TEST(Formulations, PerRunStepperIsChecked) {
+  const std::string expected = "default contact material: young_modulus must be positive";
+  try {
+    load_scene(kPush, {"default_contact.young_modulus=-1"});
+    FAIL() << "young_modulus -1 accepted by a SPOOK scene";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+  }
+  // The dynamics stepper reads no contact material: the scene loads and steps...
+  const Scene scene = load_scene(kPush, {"default_contact.young_modulus=-1", "options.stepper=dynamics"});
+  const Model& m = *scene.model;
+  State s = make_state(m);
+  Workspace ws;
+  step(m, s, make_input(m), ws);
+  // ...until a run steps it with SPOOK.
+  Formulation f = scene_formulation(m);
+  f.stepper = StepperType::Spook;
+  try {
+    step(m, s, make_input(m), f, ws);
+    FAIL() << "young_modulus -1 accepted by a per-run SPOOK formulation";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
   }
 }
 

@@ -50,7 +50,7 @@ TEST(Scene, DefaultsWhenKeysAreOmitted) {
   EXPECT_TRUE(s.parameters.empty());
   EXPECT_EQ(m.options.dt, defaults.dt);
   EXPECT_EQ(m.options.stepper, StepperType::Dynamics);
-  EXPECT_EQ(m.options.solver, SolverType::Split);
+  EXPECT_EQ(m.options.spook.solver, SolverType::Split);
   EXPECT_EQ(m.options.gravity, Vec3(0, 0, -9.81));
   EXPECT_EQ(m.materials, std::vector<std::string>{"default"});
   EXPECT_EQ(m.default_contact.friction, ContactMaterial().friction);
@@ -148,7 +148,7 @@ TEST(Scene, IncludesMergeInOrderWithIncludingFileWinning) {
   EXPECT_EQ(s.parameters.at("top_only"), 4.0);
   EXPECT_EQ(m.contact_materials[0].friction, 0.5);
   EXPECT_EQ(m.options.dt, 0.005);       // mid beats base
-  EXPECT_EQ(m.options.iterations, 50);  // only base sets it
+  EXPECT_EQ(m.options.spook.iterations, 50);  // only base sets it
   EXPECT_EQ(m.options.seed, 11u);
   EXPECT_EQ(s.duration, 3.0);
   EXPECT_EQ(s.recording.every, 5);
@@ -266,13 +266,13 @@ options: {stepper: spook, solver: "${solver}"}
 default_contact: {friction: "${mu}", friction_model: "${friction_model}"}
 )");
   const Scene s = load_scene(path);
-  EXPECT_EQ(s.model->default_contact.friction_model, FrictionModel::Box);
-  EXPECT_EQ(s.model->options.solver, SolverType::Split);
+  EXPECT_EQ(s.model->default_contact.spook.friction_model, FrictionModel::Box);
+  EXPECT_EQ(s.model->options.spook.solver, SolverType::Split);
   EXPECT_EQ(s.text_parameters.at("friction_model"), "box");
   EXPECT_EQ(s.parameters.at("mu"), 0.3);
   const Scene o = load_scene(path, {"parameters.friction_model=polyhedral", "parameters.solver=direct"});
-  EXPECT_EQ(o.model->default_contact.friction_model, FrictionModel::Polyhedral);
-  EXPECT_EQ(o.model->options.solver, SolverType::Direct);
+  EXPECT_EQ(o.model->default_contact.spook.friction_model, FrictionModel::Polyhedral);
+  EXPECT_EQ(o.model->options.spook.solver, SolverType::Direct);
 }
 
 TEST(Scene, ArithmeticOnAWordParameterIsAnError) {

@@ -105,9 +105,9 @@ TEST_F(DocExamples, PusherMergesItsInclude) {
   EXPECT_FALSE(s.recording.joints);
   EXPECT_EQ((std::vector<std::string>{"default", "floor", "abs", "steel"}), m.materials);
   EXPECT_EQ(m.contact_materials[0].friction, 0.2);
-  EXPECT_EQ(m.contact_materials[0].young_modulus, 1.0e8);  // from default_contact
-  EXPECT_EQ(m.contact_materials[0].friction_model, FrictionModel::MultiDirectional);
-  EXPECT_EQ(m.contact_materials[1].solver, SolverType::Direct);
+  EXPECT_EQ(m.contact_materials[0].spook.young_modulus, 1.0e8);  // from default_contact
+  EXPECT_EQ(m.contact_materials[0].spook.friction_model, FrictionModel::MultiDirectional);
+  EXPECT_EQ(m.contact_materials[1].spook.solver, SolverType::Direct);
   const Body& rod = m.bodies[m.body_id("rod")];
   ASSERT_TRUE(rod.kinematic);
   EXPECT_EQ(rod.prescribed_v.at(0)(1.0), 0.05);
@@ -122,7 +122,7 @@ TEST_F(DocExamples, PusherMergesItsInclude) {
 TEST_F(DocExamples, GripperHasJointsActuatorsMeshAndExclusions) {
   const Scene s = load("gripper.yaml");
   const Model& m = *s.model;
-  EXPECT_EQ(m.options.integrator, Integrator::RK4);
+  EXPECT_EQ(m.options.dynamics.integrator, Integrator::RK4);
   ASSERT_EQ(m.meshes.size(), 1u);
   EXPECT_EQ(m.meshes[0]->faces.size(), 4u);
   const auto& verts = m.meshes[0]->vertices;  // scale 0.04 applied to the unit tetrahedron

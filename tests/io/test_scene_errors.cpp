@@ -122,6 +122,23 @@ TEST(SceneErrors, BuilderErrorsCarryTheItemLocation) {
                   "s.yaml:5: actuator 'm': unknown joint 'nope'");
 }
 
+// SPOOK's settings are checked by the SPOOK stepper at load, naming the material as the
+// builder names it.
+TEST(SceneErrors, StepperSettingsNameTheContactMaterial) {
+  const std::string spook = "options: {stepper: spook}\nmaterials: [steel]\n";
+  EXPECT_CONTAINS(error_of(spook + "contact_materials:\n  - {materials: [steel, default], young_modulus: -1}\n"),
+                  "s.yaml:4: contact material 'steel/default': young_modulus must be positive");
+  EXPECT_CONTAINS(error_of(spook + "contact_materials:\n  - {materials: [steel, steel], primary_direction: [0, 0, 0]}\n"),
+                  "s.yaml:4: contact material 'steel/steel': primary_direction must be nonzero");
+  EXPECT_CONTAINS(error_of(spook + "default_contact: {tangents: 2}\n"), "default contact material: tangents must be >= 3");
+  EXPECT_CONTAINS(error_of("options: {stepper: spook, solver: direct}\nmaterials: [steel]\ndefault_contact: {friction_model: box}\n"
+                           "contact_materials:\n  - {materials: [steel, steel], friction_model: cone}\n"),
+                  "s.yaml:5: contact material 'steel/steel': friction model 'cone' cannot be solved by the direct solver alone");
+  // What every formulation reads is the builder's, with the same location.
+  EXPECT_CONTAINS(error_of(spook + "contact_materials:\n  - {materials: [steel, steel], restitution: 2}\n"),
+                  "s.yaml:4: contact material 'steel/steel': restitution must be in [0, 1]");
+}
+
 TEST(SceneErrors, YamlSyntaxAndStructure) {
   EXPECT_CONTAINS(error_of("a: [1, 2\nb: 3\n"), "s.yaml:");
   EXPECT_CONTAINS(error_of("a: [1, 2\nb: 3\n"), "YAML syntax error");

@@ -10,7 +10,8 @@
 #include "core/error.h"
 #include "spook_test_util.h"
 #include "contact/friction_directions.h"
-#include "steppers/spook/pgs.h"
+#include "solvers/friction_projection.h"
+#include "spook/pgs.h"
 
 namespace graspsim::spook {
 namespace {

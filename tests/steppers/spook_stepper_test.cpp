@@ -167,7 +167,7 @@ TEST(SpookTorsion, TorsionalFrictionStopsASpinAtTheClosedFormRate) {
   for (double arm : {0.0, rho}) {
     ModelBuilder b;
     b.options() = spook_options();
-    b.default_contact().torsional_friction = arm;
+    b.default_contact().spook.torsional_friction = arm;
     GeomDef ground;
     ground.type = GeomType::Plane;
     b.add_geom(ground);

@@ -9,9 +9,9 @@
 #include <random>
 #include <vector>
 
-#include "steppers/spook/parameters.h"
-#include "steppers/spook/problem.h"
-#include "steppers/spook/problem_builder.h"
+#include "spook/parameters.h"
+#include "spook/problem.h"
+#include "spook/problem_builder.h"
 
 namespace graspsim::spook::spook_test {
 

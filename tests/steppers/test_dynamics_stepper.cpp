@@ -56,7 +56,7 @@ TEST(DynamicsStepper, SmallAnglePendulumPeriod) {
     p.joint.q_init = q0;
     mb.add_body(p);
     mb.options().dt = 1e-3;
-    mb.options().integrator = integ;
+    mb.options().dynamics.integrator = integ;
     auto model = mb.build();
     const double T = 2 * M_PI * std::sqrt((Ic + m * L * L) / (m * kG * L));
     const double measured = measured_period(*model, make_state(*model), 10.0);
@@ -79,7 +79,7 @@ TEST(DynamicsStepper, DoublePendulumEnergyRK4) {
   mb.add_body(a);
   mb.add_body(b);
   mb.options().dt = 1e-3;
-  mb.options().integrator = Integrator::RK4;
+  mb.options().dynamics.integrator = Integrator::RK4;
   auto m = mb.build();
   State s = make_state(*m);
   Workspace ws;
@@ -108,7 +108,7 @@ std::shared_ptr<const Model> spinning_body(const Vec3& w_body, double dt) {
   mb.add_body(b);
   mb.options().gravity.setZero();
   mb.options().dt = dt;
-  mb.options().integrator = Integrator::RK4;
+  mb.options().dynamics.integrator = Integrator::RK4;
   return mb.build();
 }
 
@@ -180,7 +180,7 @@ TEST(DynamicsStepper, FreeBodyFallsWithGravity) {
     b.joint.v_init = v0;
     mb.add_body(b);
     mb.options().dt = 0.01;
-    mb.options().integrator = integ;
+    mb.options().dynamics.integrator = integ;
     auto m = mb.build();
     State s = make_state(*m);
     Workspace ws;
@@ -203,7 +203,7 @@ TEST(DynamicsStepper, FreeBodyFallsWithGravity) {
   b.joint.v_init = v0;
   mb.add_body(b);
   mb.options().dt = 1e-3;
-  mb.options().integrator = Integrator::RK4;
+  mb.options().dynamics.integrator = Integrator::RK4;
   auto m = mb.build();
   State s = make_state(*m);
   Workspace ws;
@@ -230,7 +230,7 @@ TEST(DynamicsStepper, DampedSliderReachesTerminalVelocity) {
     mb.add_body(b);
     mb.add_actuator(test::make_actuator("push", "s_joint", ActuatorType::Force, F));
     mb.options().dt = h;
-    mb.options().integrator = integ;
+    mb.options().dynamics.integrator = integ;
     auto m = mb.build();
     State s = make_state(*m);
     Workspace ws;
@@ -255,7 +255,7 @@ TEST(DynamicsStepper, PositionServoSettles) {
   servo.kv = 10.0;
   mb.add_actuator(servo);
   mb.options().dt = 1e-3;
-  mb.options().integrator = Integrator::RK4;
+  mb.options().dynamics.integrator = Integrator::RK4;
   auto m = mb.build();
   State s = make_state(*m);
   Workspace ws;
@@ -306,7 +306,7 @@ TEST(DynamicsStepper, KinematicBodyFollowsSignal) {
     cart.velocity = {Signal{{0.0, 1.0, 2.0}, {0.0, 1.0, 1.0}, Signal::Interp::Linear}};
     mb.add_body(cart);
     mb.options().dt = 1e-3;
-    mb.options().integrator = integ;
+    mb.options().dynamics.integrator = integ;
     auto m = mb.build();
     State s = make_state(*m);
     Workspace ws;
@@ -337,7 +337,7 @@ TEST(DynamicsStepper, PendulumOnAcceleratingCart) {
     mb.add_body(cart);
     mb.add_body(p);
     mb.options().dt = 1e-3;
-    mb.options().integrator = integ;
+    mb.options().dynamics.integrator = integ;
     auto m = mb.build();
     State s = make_state(*m);
     Workspace ws;

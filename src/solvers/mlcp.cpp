@@ -1,10 +1,10 @@
-#include "steppers/spook/mlcp.h"
+#include "solvers/mlcp.h"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
-namespace graspsim::spook {
+namespace graspsim {
 namespace {
 
 // Principal pivots tried on a remembered basis that no longer fits before Lemke runs, on
@@ -145,7 +145,7 @@ void MlcpSolver::setup(const Mlcp& p) {
   }
   auto normal_var = [&](int n) {
     if (n < 0 || n >= m_ || type_[n] != Type::Lower)
-      throw std::logic_error("spook::MlcpSolver: a friction bound refers to a row that is not a lower-bounded normal");
+      throw std::logic_error("MlcpSolver: a friction bound refers to a row that is not a lower-bounded normal");
     return var_of_row[n];
   };
   // |x| ≤ μ x_n as Stewart-Trinkle with the two directions ±: x = z⁺ − z⁻, z± ⊥ ±w + σ,
@@ -328,4 +328,4 @@ bool MlcpSolver::solve(const VecX& b, VecX& x, int& pivots, const VecX* guess) {
   return true;
 }
 
-}  // namespace graspsim::spook
+}  // namespace graspsim

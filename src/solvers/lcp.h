@@ -23,7 +23,7 @@
 
 #include "core/types.h"
 
-namespace graspsim::spook {
+namespace graspsim {
 
 struct LcpResult {
   VecX z;
@@ -67,4 +67,4 @@ class LcpActiveSet {
   VecX qs_, zs_, w_;
 };
 
-}  // namespace graspsim::spook
+}  // namespace graspsim

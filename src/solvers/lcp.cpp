@@ -1,10 +1,10 @@
-#include "steppers/spook/lcp.h"
+#include "solvers/lcp.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-namespace graspsim::spook {
+namespace graspsim {
 namespace {
 
 // Scales making M̃ = S M S unit-diagonal where M_ii > 0; a variable without a diagonal
@@ -272,4 +272,4 @@ bool LcpActiveSet::try_solve(const MatX& M, const VecX& q, VecX& z) {
   return true;
 }
 
-}  // namespace graspsim::spook
+}  // namespace graspsim

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "steppers/spook/problem.h"
+#include "spook/problem.h"
 
 namespace graspsim::spook {
 

@@ -19,8 +19,8 @@
 #include <string>
 
 #include "core/error.h"
-#include "steppers/spook/pgs.h"
-#include "steppers/spook/scratch.h"
+#include "spook/pgs.h"
+#include "spook/scratch.h"
 
 namespace graspsim::spook {
 namespace {

@@ -1,4 +1,4 @@
-#include "steppers/spook/operators.h"
+#include "spook/operators.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 // projection of the contact's treatment (box, scaled box, disk μλ_n, or the capped simplex
 // {λ ≥ 0, Σλ ≤ μλ_n} of the polyhedral cone) using the contact's current normal impulse.
 
-#include "steppers/spook/operators.h"
+#include "spook/operators.h"
 
 namespace graspsim::spook {
 
@@ -15,8 +15,5 @@ enum class SweepRows { All, FrictionOnly };
 // `subset` (ascending rows, whole contacts), only those rows are swept.
 void pgs_sweeps(const Problem& problem, const Operators& ops, SweepRows rows, int sweeps,
                 VecX& lambda, VecX& v, const std::vector<int>* subset = nullptr);
-
-// Euclidean projection of x onto {y ≥ 0, Σ y ≤ cap} (cap ≥ 0).
-VecX project_capped_simplex(const VecX& x, double cap);
 
 }  // namespace graspsim::spook

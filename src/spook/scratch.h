@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "steppers/spook/mlcp.h"
-#include "steppers/spook/operators.h"
+#include "solvers/mlcp.h"
+#include "spook/operators.h"
 
 namespace graspsim::spook {
 

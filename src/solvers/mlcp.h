@@ -15,9 +15,9 @@
 #include <Eigen/Cholesky>
 #include <vector>
 
-#include "steppers/spook/lcp.h"
+#include "solvers/lcp.h"
 
-namespace graspsim::spook {
+namespace graspsim {
 
 struct Mlcp {
   MatX A;                      // (m × m) symmetric positive semi-definite (+ compliance)
@@ -95,4 +95,4 @@ class MlcpSolver {
   VecX b_red_, bF_, yF_, p_, q_, z_, xB_, wB_;
 };
 
-}  // namespace graspsim::spook
+}  // namespace graspsim

@@ -1,8 +1,10 @@
-#include "steppers/spook/pgs.h"
+#include "spook/pgs.h"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
+
+#include "solvers/friction_projection.h"
 
 namespace graspsim::spook {
 namespace {
@@ -128,11 +130,7 @@ class Sweeper {
         const double inv = ops_.D[a] >= ops_.D[b] ? ops_.inv_D[a] : ops_.inv_D[b];  // 1 / max(D_a, D_b)
         if (inv == 0.0) break;
         double ya = lambda_[a] - rows.w(a) * inv, yb = lambda_[b] - rows.w(b) * inv;
-        const double norm = std::sqrt(ya * ya + yb * yb);  // (hypot is several times slower)
-        if (norm > bound) {
-          ya *= bound / norm;
-          yb *= bound / norm;
-        }
+        project_disk(ya, yb, bound);
         set(rows, a, ya);
         set(rows, b, yb);
         break;
@@ -170,23 +168,6 @@ class Sweeper {
 };
 
 }  // namespace
-
-VecX project_capped_simplex(const VecX& x, double cap) {
-  VecX y = x.cwiseMax(0.0);
-  if (y.sum() <= cap) return y;
-  if (cap <= 0.0) return VecX::Zero(x.size());
-  // Projection onto the simplex {y ≥ 0, Σy = cap}: y = max(x − θ, 0) with θ from the
-  // sorted values (Held, Wolfe & Crowder).
-  std::vector<double> s(x.data(), x.data() + x.size());
-  std::sort(s.begin(), s.end(), std::greater<>());
-  double cumulative = 0.0, theta = 0.0;
-  for (size_t k = 0; k < s.size(); ++k) {
-    cumulative += s[k];
-    const double t = (cumulative - cap) / static_cast<double>(k + 1);
-    if (k == 0 || s[k] - t > 0.0) theta = t;
-  }
-  return (x.array() - theta).cwiseMax(0.0).matrix();
-}
 
 void pgs_sweeps(const Problem& p, const Operators& ops, SweepRows rows, int sweeps, VecX& lambda,
                 VecX& v, const std::vector<int>* subset) {

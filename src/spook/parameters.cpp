@@ -1,4 +1,4 @@
-#include "steppers/spook/parameters.h"
+#include "spook/parameters.h"
 
 #include <cmath>
 

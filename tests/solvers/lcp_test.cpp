@@ -1,0 +1,114 @@
+// Lemke's method against brute-force enumeration of complementary bases, and the friction
+// projections: the solvers module on its own, without any formulation's problem.
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "solvers/friction_projection.h"
+#include "solvers/lcp.h"
+
+namespace graspsim {
+namespace {
+
+// The LCP's solution by trying every complementary basis (n ≤ 10): for a P-matrix exactly
+// one basis gives z ≥ 0, w ≥ 0.
+VecX brute_force_lcp(const MatX& M, const VecX& q) {
+  const int n = static_cast<int>(q.size());
+  for (int mask = 0; mask < (1 << n); ++mask) {
+    std::vector<int> b;
+    for (int i = 0; i < n; ++i)
+      if (mask & (1 << i)) b.push_back(i);
+    VecX z = VecX::Zero(n);
+    if (!b.empty()) {
+      MatX Mbb(b.size(), b.size());
+      VecX qb(b.size());
+      for (size_t r = 0; r < b.size(); ++r) {
+        qb[r] = q[b[r]];
+        for (size_t c = 0; c < b.size(); ++c) Mbb(r, c) = M(b[r], b[c]);
+      }
+      const VecX zb = Mbb.partialPivLu().solve(-qb);
+      for (size_t r = 0; r < b.size(); ++r) z[b[r]] = zb[r];
+    }
+    const VecX w = M * z + q;
+    if (z.minCoeff() >= -1e-12 && w.minCoeff() >= -1e-12) return z;
+  }
+  ADD_FAILURE() << "no complementary basis solves the LCP";
+  return VecX::Zero(n);
+}
+
+// Symmetric positive definite M (the SPOOK normal LCP's kind) and nonsymmetric P-matrices
+// (diagonally dominant): the solution is unique, so Lemke must find that one.
+TEST(Lemke, MatchesBruteForceOnPMatrixLcps) {
+  std::mt19937_64 rng(17);
+  std::normal_distribution<double> g(0.0, 1.0);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int n = 1 + trial % 8;
+    MatX A(n, n);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) A(i, j) = g(rng);
+    MatX M = trial % 2 ? MatX(A * A.transpose() + 0.1 * MatX::Identity(n, n))
+                       : MatX(A + (A.cwiseAbs().rowwise().sum().maxCoeff() + 0.5) * MatX::Identity(n, n));
+    VecX q(n);
+    for (int i = 0; i < n; ++i) q[i] = g(rng);
+    const LcpResult r = solve_lcp_lemke(M, q);
+    ASSERT_TRUE(r.ok) << "trial " << trial;
+    const VecX expected = brute_force_lcp(M, q);
+    EXPECT_LT((r.z - expected).norm(), 1e-9 * (1.0 + expected.norm())) << "trial " << trial;
+    EXPECT_LT(lcp_residual(M, q, r.z), 1e-9) << "trial " << trial;
+  }
+}
+
+// An infeasible LCP (w = −z − 1 can never be ≥ 0 with z ≥ 0) ends on a ray: reported.
+TEST(Lemke, ReportsInfeasibleLcps) {
+  const MatX M = -MatX::Identity(3, 3);
+  const VecX q = -VecX::Ones(3);
+  EXPECT_FALSE(solve_lcp_lemke(M, q).ok);
+}
+
+// q ≥ 0: z = 0 is the solution, found without pivots.
+TEST(Lemke, TrivialSolutionNeedsNoPivots) {
+  const MatX M = MatX::Identity(4, 4);
+  const LcpResult r = solve_lcp_lemke(M, VecX::Ones(4));
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.z, VecX::Zero(4));
+  EXPECT_EQ(r.pivots, 0);
+}
+
+TEST(FrictionProjection, DiskScalesOntoTheRimAndKeepsInsidePoints) {
+  double x = 3.0, y = 4.0;
+  project_disk(x, y, 1.0);
+  EXPECT_NEAR(x, 0.6, 1e-15);
+  EXPECT_NEAR(y, 0.8, 1e-15);
+  x = 0.1, y = -0.2;
+  project_disk(x, y, 1.0);
+  EXPECT_EQ(x, 0.1);
+  EXPECT_EQ(y, -0.2);
+  EXPECT_EQ(project_box(5.0, -1.0, 2.0), 2.0);
+  EXPECT_EQ(project_box(-5.0, -1.0, 2.0), -1.0);
+}
+
+// The capped-simplex projection is the closest point: no other feasible point on a fine
+// random sample is closer, and the result is feasible.
+TEST(FrictionProjection, CappedSimplexIsTheClosestFeasiblePoint) {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(-1.0, 2.0), u01(0.0, 1.0);
+  for (int trial = 0; trial < 50; ++trial) {
+    const int k = 2 + trial % 6;
+    VecX x(k);
+    for (int i = 0; i < k; ++i) x[i] = u(rng);
+    const double cap = 1.5 * u01(rng);
+    const VecX y = project_capped_simplex(x, cap);
+    EXPECT_GE(y.minCoeff(), 0.0);
+    EXPECT_LE(y.sum(), cap + 1e-12);
+    for (int s = 0; s < 300; ++s) {
+      VecX p(k);
+      for (int i = 0; i < k; ++i) p[i] = u01(rng);
+      p *= cap * u01(rng) / std::max(p.sum(), 1e-12);
+      EXPECT_LE((y - x).norm(), (p - x).norm() + 1e-12);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace graspsim

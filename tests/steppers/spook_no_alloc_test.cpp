@@ -1,0 +1,48 @@
+// A steady SPOOK step allocates nothing: after the contact set and the islands settle, the
+// stepper, the solvers and the ContactTable reuse their storage.
+
+#include <gtest/gtest.h>
+
+#include "io/scene.h"
+#include "steppers/step.h"
+
+#include "../common/malloc_counter.h"
+
+namespace graspsim {
+namespace {
+
+#ifdef GRASPSIM_COUNT_MALLOC
+long steady_allocations(const std::string& scene_file, const std::vector<std::string>& sets) {
+  const Scene scene = load_scene(std::string(GRASPSIM_SOURCE_DIR) + "/scenes/validation/" + scene_file, sets);
+  const Model& m = *scene.model;
+  State s = make_state(m);
+  Input in = make_input(m);
+  const Formulation f = scene_formulation(m);
+  Workspace ws;
+  StepResult r;
+  auto one = [&] {
+    sample_signals(m, s.t, m.options.dt, in);
+    step(m, s, in, f, ws, &r);
+  };
+  for (int i = 0; i < 300; ++i) one();
+  EXPECT_GT(s.contacts.size(), 0);
+  return test::count_allocations([&] {
+    for (int i = 0; i < 100; ++i) one();
+  });
+}
+
+TEST(SpookNoAllocation, SteadyGraspHold) {
+  for (const char* solver : {"direct", "iterative", "split", "direct_iterative"}) {
+    const std::string model = std::string(solver) == "direct" ? "box" : "cone";  // (direct cannot take the cone)
+    EXPECT_EQ(steady_allocations("grasp_hold.yaml", {std::string("parameters.solver=") + solver,
+                                                     "parameters.friction_model=" + model}),
+              0)
+        << solver;
+  }
+}
+#else
+TEST(SpookNoAllocation, SteadyGraspHold) { GTEST_SKIP() << "allocation counting is off under sanitizers"; }
+#endif
+
+}  // namespace
+}  // namespace graspsim
