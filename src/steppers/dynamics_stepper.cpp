@@ -1,6 +1,7 @@
 #include "steppers/dynamics_stepper.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -9,6 +10,7 @@
 #include "core/error.h"
 #include "dynamics/actuation.h"
 #include "dynamics/dynamics.h"
+#include "integrators/integrators.h"
 #include "kinematics/integrate.h"
 #include "kinematics/kinematics.h"
 
@@ -23,8 +25,9 @@ struct DynamicsScratch {
   VecX rhs, qacc_prescribed;       // τ − c; accelerations of the prescribed dofs over the step
   MatX M_ff;                       // M restricted to free_dofs (when some dofs are prescribed)
   VecX rhs_f, qacc_f;              // the reduced system's right side and solution
-  VecX q_stage, v_stage;           // RK4: the configuration and velocity of a stage
-  VecX u, u_rate, u_sum, qacc_sum; // RK4: local coordinate, its rate, weighted sums of the stages
+  const Model* rk4_model = nullptr;  // the model rk4 was made for
+  std::optional<RungeKutta4> rk4;  // the integrators module's (kept for its storage)
+  OdeState x;                      // (q, v) as the integrator sees them
 };
 
 void ScratchDeleter::operator()(DynamicsScratch* p) const { delete p; }
@@ -142,31 +145,29 @@ void step_euler(const Model& model, State& s, const Input& in, Workspace& w, Dyn
   s.t += h;
 }
 
-// Classical RK4 in the local coordinate u of q = q0 ⊕ u (Munthe-Kaas), so that it stays
-// fourth order on the quaternions of free and ball joints. The input is held over the step;
-// the prescribed dofs' constant acceleration ramps their stage velocities.
+// Classical RK4 of the integrators module, in the local coordinate u of q = q0 ⊕ u
+// (Munthe-Kaas), so that it stays fourth order on the quaternions of free and ball joints.
+// The input is held over the step; the prescribed dofs' constant acceleration ramps their
+// stage velocities, and they end exactly at their commanded velocity.
 void step_rk4(const Model& model, State& s, const Input& in, Workspace& w, DynamicsScratch& d) {
   const double h = model.options.dt;
-  static constexpr double kC[4] = {0.0, 0.5, 0.5, 1.0};
-  static constexpr double kW[4] = {1.0, 2.0, 2.0, 1.0};
-  d.u.setZero(model.nv);
-  d.u_sum.setZero(model.nv);
-  d.qacc_sum.setZero(model.nv);
-  d.u_rate.setZero(model.nv);
-  w.qacc.setZero(model.nv);
-  prescribed_accelerations(in, s.v, h, d);
-  for (int i = 0; i < 4; ++i) {
-    d.u = (kC[i] * h) * d.u_rate;  // from the previous stage's rate
-    d.q_stage = s.q;
-    integrate_q(model, d.q_stage, d.u, 1.0);
-    d.v_stage = s.v + (kC[i] * h) * w.qacc;
-    forward_dynamics(model, in, d.q_stage, d.v_stage, w, d, i == 0);
-    local_rate(model, d.u, d.v_stage, d.u_rate);
-    d.u_sum += kW[i] * d.u_rate;
-    d.qacc_sum += kW[i] * w.qacc;
+  if (d.rk4_model != &model) {
+    d.rk4.emplace(model_space(model));
+    d.rk4_model = &model;
   }
-  integrate_q(model, s.q, d.u_sum, h / 6.0);
-  s.v += (h / 6.0) * d.qacc_sum;
+  prescribed_accelerations(in, s.v, h, d);
+  d.x.t = s.t;
+  d.x.q = s.q;
+  d.x.v = s.v;
+  d.x.z.resize(0);
+  int stage = 0;
+  auto qdd = [&](double, const VecX& q, const VecX& v, const VecX&, VecX& vdot, VecX&) {
+    forward_dynamics(model, in, q, v, w, d, stage++ == 0);  // efforts: those at the step's start
+    vdot = w.qacc;
+  };
+  d.rk4->step(qdd, d.x, h);
+  s.q = d.x.q;
+  s.v = d.x.v;
   set_prescribed_v(in, d, s.v);
   s.t += h;
 }
