@@ -17,6 +17,9 @@ namespace {
 //   primary := number | '${' name '}' | name | name '(' sum (',' sum)* ')' | '(' sum ')'
 class Parser {
  public:
+  static constexpr int kMaxDepth = 200;
+  static constexpr size_t kQuoted = 200;
+
   Parser(const std::string& text, const VariableLookup& lookup) : s_(text), lookup_(lookup) {}
 
   double parse() {
@@ -29,7 +32,9 @@ class Parser {
 
  private:
   [[noreturn]] void fail_at(size_t pos, const std::string& what) const {
-    throw ExpressionError("in expression '" + s_ + "': " + what + " at position " + std::to_string(pos + 1));
+    // (a machine-made expression can be long: the message quotes its start)
+    const std::string shown = s_.size() <= kQuoted ? s_ : s_.substr(0, kQuoted) + "...";
+    throw ExpressionError("in expression '" + shown + "': " + what + " at position " + std::to_string(pos + 1));
   }
   [[noreturn]] void fail(const std::string& what) const { fail_at(pos_, what); }
 
@@ -67,10 +72,17 @@ class Parser {
       else return value;
     }
   }
+  // Every level of nesting (parentheses, function calls, signs, powers) passes through
+  // here: the depth is bounded so a hostile expression gets an error, not a stack overflow.
   double unary() {
-    if (accept('-')) return -unary();
-    if (accept('+')) return unary();
-    return power();
+    if (++depth_ > kMaxDepth)
+      fail("nested deeper than " + std::to_string(kMaxDepth) + " levels (the limit for expressions)");
+    double value;
+    if (accept('-')) value = -unary();
+    else if (accept('+')) value = unary();
+    else value = power();
+    --depth_;
+    return value;
   }
   double power() {
     const double base = primary();
@@ -185,6 +197,7 @@ class Parser {
   const std::string& s_;
   const VariableLookup& lookup_;
   size_t pos_ = 0;
+  int depth_ = 0;  // current nesting (unary)
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 
 #include "core/error.h"
@@ -13,6 +14,14 @@
 
 namespace graspsim {
 namespace {
+
+constexpr double kMaxSteps = 1e9;  // ~1 day at a microsecond a step
+
+std::string format_seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g s", s);
+  return buf;
+}
 
 nlohmann::json body_poses(const Model& model, const Workspace& ws) {
   nlohmann::json out = nlohmann::json::object();
@@ -55,6 +64,21 @@ double total_energy(const Model& model, const State& s, Workspace& ws) {
   return kinetic_energy(model, ws.kin, s.v) + potential_energy(model, ws.kin, s.q);
 }
 
+// Steps are counted, not accumulated in time, so the step count is exact. A count that is
+// not a sane number is bad input, not 0 steps or one giant step.
+long step_count(const Scene& scene) {
+  const double dt = scene.model->options.dt, duration = scene.duration;
+  auto fail = [&](const std::string& what) { throw InputError(scene.path + ": " + what); };
+  if (!std::isfinite(duration) || duration < 0.0) fail("duration must be a finite number >= 0 (s)");
+  if (duration > 0.0 && dt > duration * (1.0 + 1e-9))
+    fail("options.dt (" + format_seconds(dt) + ") is larger than the duration (" + format_seconds(duration) + ")");
+  const double steps = std::ceil(duration / dt - 1e-9);
+  if (!(steps <= kMaxSteps))
+    fail("duration " + format_seconds(duration) + " at dt " + format_seconds(dt) + " is more than " +
+         std::to_string(static_cast<long>(kMaxSteps)) + " steps (the limit of one run)");
+  return std::lround(std::max(steps, 0.0));
+}
+
 }  // namespace
 
 nlohmann::json run_header(const Scene& scene) {
@@ -80,6 +104,7 @@ nlohmann::json run_header(const Scene& scene) {
 
 RunSummary run_scene(const Scene& scene, const RunOptions& options) {
   const Model& model = *scene.model;
+  const long nsteps = step_count(scene);  // (before anything is written)
   State state = options.initial_state ? *options.initial_state : make_state(model);
   if (state.act.size() != static_cast<Eigen::Index>(model.actuators.size()))
     require(false, "initial state",
@@ -107,8 +132,6 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
 
   const double e0 = total_energy(model, state, ws);
   if (recorder) recorder->record(model, state, ws);
-  // Steps are counted, not accumulated in time, so the step count is exact.
-  const long nsteps = std::lround(std::ceil(scene.duration / model.options.dt - 1e-9));
   const auto start = std::chrono::steady_clock::now();
   ContactStats stats;
   try {

@@ -40,7 +40,12 @@ void merge_into(YamlNode& dst, const YamlNode& src) {
 struct IncludeChain {
   std::vector<fs::path> canonical;
   std::vector<std::string> shown;
+  int loads = 0;  // files read so far, a file included twice counting twice
 };
+
+// Includes that fan out without a cycle (a file including the next one twice, 30 levels)
+// would read 2^30 files: the total is bounded instead.
+constexpr int kMaxIncludedFiles = 256;
 
 YamlNode load_file(const std::string& path, IncludeChain& chain, const Location& from);
 
@@ -68,6 +73,9 @@ YamlNode load_file(const std::string& path, IncludeChain& chain, const Location&
     for (const auto& s : chain.shown) cycle += s + " -> ";
     throw InputError(from.str() + ": include cycle: " + cycle + path);
   }
+  if (++chain.loads > kMaxIncludedFiles)
+    throw InputError(from.str() + ": more than " + std::to_string(kMaxIncludedFiles) +
+                     " scene files read through includes (the limit; a file included twice counts twice)");
   if (!fs::is_regular_file(path))
     throw InputError((from.file.empty() ? "" : from.str() + ": ") + "cannot open scene file '" + path + "'");
   YamlNode root = load_yaml_file(path);

@@ -121,3 +121,24 @@ TEST(Cli, ContactsReportsCornersDistancesAndOverlaps) {
 }
 
 }  // namespace
+
+namespace graspsim::cli_test {
+namespace {
+
+// Step counts that are not sane are bad input (exit 2, naming the file), never "0 steps,
+// completed" or one giant step: a count beyond the limit, dt larger than the duration.
+TEST(Cli, InsaneStepCountsAreBadInput) {
+  const fs::path out = fresh_dir("insane_steps");
+  for (const std::string& flags : {std::string("--dt 1e-20"), std::string("--duration 1e300"),
+                                   std::string("--set options.dt=1e-300"), std::string("--dt 10 --duration 0.5")}) {
+    const Result r = run_cli("run " + data("falling_box.yaml") + " " + flags + " --out " + out.string());
+    EXPECT_EQ(r.exit_code, 2) << flags << "\n" << r.output;
+    EXPECT_NE(r.output.find("falling_box.yaml"), std::string::npos) << flags << "\n" << r.output;
+    EXPECT_FALSE(fs::exists(out / "run.json")) << flags << ": a run started";
+  }
+  const Result ok = run_cli("run " + data("falling_box.yaml") + " --dt 0.5 --duration 0.5 --out " + out.string());
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+}
+
+}  // namespace
+}  // namespace graspsim::cli_test

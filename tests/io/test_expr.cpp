@@ -101,3 +101,34 @@ TEST(Expression, UnknownVariableErrorComesFromTheLookup) {
 
 }  // namespace
 }  // namespace graspsim
+
+namespace graspsim {
+namespace {
+
+// A hostile expression nested 20,000 deep (parentheses, calls, signs, powers) is an
+// ExpressionError naming the limit, not a stack overflow; 100 levels still evaluate.
+TEST(Expression, NestingIsBounded) {
+  const int deep = 20000;
+  for (const auto& [open, close] : std::vector<std::pair<std::string, std::string>>{
+           {"(", ")"}, {"abs(", ")"}, {"-", ""}, {"2^", ""}}) {
+    std::string text;
+    for (int i = 0; i < deep; ++i) text += open;
+    text += "1";
+    for (int i = 0; i < deep; ++i) text += close;
+    try {
+      eval(text);
+      ADD_FAILURE() << open << " nested " << deep << " deep was accepted";
+    } catch (const ExpressionError& e) {
+      EXPECT_NE(std::string(e.what()).find("nested deeper than"), std::string::npos) << e.what();
+      EXPECT_LT(std::string(e.what()).size(), 400u) << "the message quotes the whole expression";
+    }
+  }
+  std::string ok;
+  for (int i = 0; i < 100; ++i) ok += "(";
+  ok += "1";
+  for (int i = 0; i < 100; ++i) ok += ")";
+  EXPECT_EQ(eval(ok), 1.0);
+}
+
+}  // namespace
+}  // namespace graspsim

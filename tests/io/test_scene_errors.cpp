@@ -176,3 +176,26 @@ TEST(SceneErrors, MeshProblemsNameTheMesh) {
 
 }  // namespace
 }  // namespace graspsim
+
+namespace graspsim {
+namespace {
+
+// Includes that fan out without a cycle (each file includes the next one twice, 30 levels:
+// 2^30 files) stop at the limit with a message instead of hanging.
+TEST(SceneErrors, IncludeFanOutIsBounded) {
+  test::TempDir dir;
+  const int levels = 30;
+  auto name = [](int i) { return std::string("d").append(std::to_string(i)).append(".yaml"); };
+  for (int i = 0; i < levels; ++i) {
+    std::string text = "include: [";
+    text.append(name(i + 1)).append(", ").append(name(i + 1)).append("]\n");
+    dir.write(name(i), text);
+  }
+  dir.write(name(levels), "parameters: {a: 1}\n");
+  const std::string msg = test::input_error([&] { load_scene(dir.path("d0.yaml")); });
+  EXPECT_CONTAINS(msg, "scene files read through includes (the limit");
+  EXPECT_CONTAINS(msg, ".yaml:1:");
+}
+
+}  // namespace
+}  // namespace graspsim
