@@ -20,13 +20,13 @@ ContactSlot& ContactTable::touch(const ContactKey& key, double t) {
     touched_[i] = 1;
     return slots_[i];
   }
-  // A new contact: the lowest free slot (found slots stay findable only through sorted_,
-  // which end() rebuilds; a key touched twice in one step is looked up linearly below).
-  for (size_t i = 0; i < slots_.size(); ++i)
-    if (touched_[i] && slots_[i].key == key) return slots_[i];
-  size_t i = 0;
-  while (i < slots_.size() && (live_[i] || touched_[i])) ++i;
-  if (i == slots_.size()) {
+  // A new contact takes the lowest free slot. (A key new twice in one step gets two slots;
+  // find() then sees one of them, by key order, and the other is dropped the next step.)
+  size_t i = slots_.size();
+  if (!free_.empty()) {
+    i = static_cast<size_t>(free_.back());
+    free_.pop_back();
+  } else {
     slots_.emplace_back();
     live_.push_back(0);
     touched_.push_back(0);
@@ -37,6 +37,18 @@ ContactSlot& ContactTable::touch(const ContactKey& key, double t) {
 }
 
 void ContactTable::end() {
+  // The key order of the slots that persist is last step's: only the new ones are sorted,
+  // then merged in (a resting pile keeps its contacts, so this is linear).
+  added_.clear();
+  for (size_t i = 0; i < slots_.size(); ++i)
+    if (touched_[i] && !live_[i]) added_.push_back(static_cast<int>(i));
+  auto by_key = [&](int a, int b) { return slots_[a].key < slots_[b].key; };
+  std::sort(added_.begin(), added_.end(), by_key);
+  kept_.clear();
+  for (int i : sorted_)
+    if (touched_[i]) kept_.push_back(i);
+  sorted_.resize(kept_.size() + added_.size());
+  std::merge(kept_.begin(), kept_.end(), added_.begin(), added_.end(), sorted_.begin(), by_key);
   for (size_t i = 0; i < slots_.size(); ++i) live_[i] = touched_[i];
   // Trailing free slots are released so the table does not keep a past peak's size.
   while (!live_.empty() && !live_.back()) {
@@ -44,7 +56,9 @@ void ContactTable::end() {
     slots_.pop_back();
   }
   touched_.clear();
-  reindex();
+  free_.clear();
+  for (size_t i = slots_.size(); i-- > 0;)  // free slots descending: the lowest is at the back
+    if (!live_[i]) free_.push_back(static_cast<int>(i));
 }
 
 void ContactTable::clear() {
@@ -52,6 +66,7 @@ void ContactTable::clear() {
   live_.clear();
   touched_.clear();
   sorted_.clear();
+  free_.clear();
 }
 
 void ContactTable::assign(std::vector<ContactSlot> slots, std::vector<char> live) {
@@ -64,6 +79,9 @@ void ContactTable::assign(std::vector<ContactSlot> slots, std::vector<char> live
 
 void ContactTable::reindex() {
   sorted_.clear();
+  free_.clear();
+  for (size_t i = slots_.size(); i-- > 0;)  // free slots descending: the lowest is at the back
+    if (!live_[i]) free_.push_back(static_cast<int>(i));
   for (size_t i = 0; i < slots_.size(); ++i)
     if (live_[i]) sorted_.push_back(static_cast<int>(i));
   std::sort(sorted_.begin(), sorted_.end(), [&](int a, int b) { return slots_[a].key < slots_[b].key; });

@@ -63,6 +63,8 @@ class ContactTable {
   std::vector<char> live_;     // slot in use
   std::vector<char> touched_;  // seen in the current step
   std::vector<int> sorted_;    // live slot indices ordered by key, for find()
+  std::vector<int> free_;      // free slot indices, descending (the next new contact takes the back)
+  std::vector<int> added_, kept_;  // end()'s scratch
 };
 
 }  // namespace graspsim
