@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 
@@ -74,6 +75,14 @@ void print_summary(const nlohmann::json& j) {
                 c["sliding_contact_points"].get<long>(), c["max_depth"].get<double>());
 }
 
+// Ctrl-C or SIGTERM ends a run at the next step boundary with everything written (the only
+// state a signal handler may touch is a sig_atomic_t); a second one kills as usual.
+volatile std::sig_atomic_t g_stop_signal = 0;
+void on_stop_signal(int sig) {
+  g_stop_signal = sig;
+  std::signal(sig, SIG_DFL);
+}
+
 int cmd_run(const SceneArgs& args, std::optional<double> duration, std::optional<double> dt, const std::string& out,
             const std::string& from_state) {
   std::vector<std::string> sets = args.sets;
@@ -88,7 +97,15 @@ int cmd_run(const SceneArgs& args, std::optional<double> duration, std::optional
   }
   ProgressBar bar;
   options.progress = [&bar](double f) { bar(f); };
+  options.stop_requested = [] { return g_stop_signal != 0; };
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
   const gs::RunSummary s = gs::run_scene(scene, options);
+  if (s.interrupted) {
+    std::fprintf(stderr, "\n%s: interrupted at t = %.6g s after %ld steps; recordings and state.bin in %s\n",
+                 args.path.c_str(), s.sim_time, s.steps, out.c_str());
+    return 128 + static_cast<int>(g_stop_signal);  // the shell's convention for a signal
+  }
   if (options.initial_state)
     std::printf("%s: %ld steps from %s, t = %.6g s to %.6g s in %.3g s wall; results in %s\n", args.path.c_str(),
                 s.steps, from_state.c_str(), options.initial_state->t, s.sim_time, s.wall_time_s, out.c_str());

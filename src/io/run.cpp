@@ -136,6 +136,10 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
   ContactStats stats;
   try {
     for (long i = 0; i < nsteps; ++i) {
+      if (options.stop_requested && options.stop_requested()) {
+        summary.interrupted = true;
+        break;
+      }
       sample_signals(model, state.t, model.options.dt, input);
       if (options.controller) options.controller(model, state, input);
       step(model, state, input, formulation, ws, &result);
@@ -147,7 +151,7 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
       if (options.on_step) options.on_step(model, state, ws, result);
       if (options.progress) options.progress(static_cast<double>(i + 1) / static_cast<double>(nsteps));
     }
-    // The final state, to continue from (--from-state); only a completed run leaves one.
+    // The final state, to continue from (--from-state): a completed or interrupted run leaves one.
     if (recorder) save_state(options.out_dir / "state.bin", model, state);
   } catch (const std::exception& e) {
     run["status"] = "failed";
@@ -170,7 +174,7 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
                   {"contacts", stats.json()}};
   summary.final_state = state;
   if (recorder) {
-    run["status"] = "completed";
+    run["status"] = summary.interrupted ? "interrupted" : "completed";
     run["summary"] = summary.json;
     recorder->write_run_json(run);
   }

@@ -29,6 +29,9 @@ struct RunOptions {
   // Called before every step, after the scene's signals were sampled into the input: a
   // controller may overwrite any of it.
   std::function<void(const Model&, const State&, Input&)> controller;
+  // Asked before every step; true ends the run there: run.json says "interrupted", the
+  // recordings and state.bin hold everything up to that step (a CLI's SIGINT/SIGTERM).
+  std::function<bool()> stop_requested;
   // Called after every step with the fraction done; for progress bars.
   std::function<void(double)> progress;
   // Called after every step (the thesis' "step event listener").
@@ -36,6 +39,7 @@ struct RunOptions {
 };
 
 struct RunSummary {
+  bool interrupted = false;        // stopped by RunOptions::stop_requested
   long steps = 0;                  // steps this run took (a continued run: not counting the earlier ones)
   double sim_time = 0.0;           // the final state's t (s)
   double wall_time_s = 0.0;
