@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/version.h"
 #include "io/contacts_report.h"
+#include "io/json_text.h"
 #include "io/run.h"
 #include "io/scene.h"
 #include "io/state_file.h"
@@ -130,7 +131,7 @@ int cmd_contacts(const SceneArgs& args, const gs::ContactsReportOptions& options
   const gs::State state = gs::make_state(*scene.model);
   const nlohmann::json report = gs::contacts_report(*scene.model, state, options);
   if (json)
-    std::printf("%s\n", report.dump(2).c_str());
+    std::printf("%s\n", gs::json_text(report, 2).c_str());
   else
     std::printf("%s", gs::format_contacts_report(report).c_str());
   return 0;

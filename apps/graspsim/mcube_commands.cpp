@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/parallel.h"
 #include "io/mcube.h"
+#include "io/json_text.h"
 #include "io/mcube_batch.h"
 #include "io/mcube_validate.h"
 
@@ -126,20 +127,24 @@ int cmd_validate_mcube(const McubeArgs& args) {
   const auto emit = [&](std::size_t i) {
     const nlohmann::json& row = rows[i];
     if (row["status"] != "ok") std::cerr << "error: " << row["error"].get<std::string>() << "\n";
-    jsonl << row.dump() << "\n" << std::flush;
-    if (args.json) std::printf("%s\n", row.dump().c_str());
+    jsonl << gs::json_text(row) << "\n" << std::flush;
+    if (args.json) std::printf("%s\n", gs::json_text(row).c_str());
     else print_row(row);
     std::fflush(stdout);
   };
   gs::run_ordered(files.size(), args.jobs, simulate, emit);
   const nlohmann::json s = summarize(rows);
-  jsonl << nlohmann::json{{"summary", s}}.dump() << "\n" << std::flush;
+  jsonl << gs::json_text(nlohmann::json{{"summary", s}}) << "\n" << std::flush;
   if (args.json) {
-    std::printf("%s\n", nlohmann::json{{"summary", s}}.dump().c_str());
+    std::printf("%s\n", gs::json_text(nlohmann::json{{"summary", s}}).c_str());
   } else {
-    std::printf("%d files, %d failed; median final error %.2f mm, %.2f deg (results in %s)\n", s["files"].get<int>(),
-                s["failed"].get<int>(), s.value("median_pos_err_mm", std::nan("")), s.value("median_yaw_err_deg", std::nan("")),
-                args.out.c_str());
+    if (std::isfinite(s.value("median_pos_err_mm", std::nan(""))))
+      std::printf("%d files, %d failed; median final error %.2f mm, %.2f deg (results in %s)\n",
+                  s["files"].get<int>(), s["failed"].get<int>(), s["median_pos_err_mm"].get<double>(),
+                  s.value("median_yaw_err_deg", 0.0), args.out.c_str());
+    else  // (no file ran: there is no median to print)
+      std::printf("%d files, %d failed; no file ran (results in %s)\n", s["files"].get<int>(), s["failed"].get<int>(),
+                  args.out.c_str());
   }
   return s["failed"].get<int>() > 0 ? 2 : 0;
 }

@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "core/error.h"
+#include "io/json_text.h"
 #include "kinematics/kinematics.h"
 
 namespace graspsim {
@@ -86,7 +87,7 @@ void Recorder::write_run_json(const nlohmann::json& run) const {
   {
     std::ofstream out(tmp);
     require(out.good(), tmp.string(), "cannot open for writing");
-    out << run.dump(2) << "\n";
+    out << json_text(run, 2) << "\n";
   }
   std::filesystem::rename(tmp, dir_ / "run.json");
 }

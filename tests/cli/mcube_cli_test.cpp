@@ -100,3 +100,33 @@ TEST(McubeCli, UnknownSurfaceAndBadPathModeAreInputErrors) {
 }
 
 }  // namespace
+
+namespace graspsim::cli_test {
+namespace {
+
+// One byte that is not UTF-8 in an MCube JSON file is that file's error (exit 2), not an
+// abort that stops the batch; a batch where every file fails says so, not "nan mm".
+TEST(McubeCli, NonUtf8ByteIsThatFilesErrorAndTheBatchGoesOn) {
+  const fs::path in = fresh_dir("mcube_utf8_in"), out = fresh_dir("mcube_utf8_out");
+  fs::create_directories(in / "bad");
+  fs::create_directories(in / "good");
+  const std::string name = "motion_surface=plywood_shape=rect1_a=0_v=100_i=0.000_s=0.500_t=0.000.json";
+  std::string text = slurp(kMcube + "/plywood/rect1/" + name);
+  text[text.find('"') + 2] = static_cast<char>(0xff);
+  std::ofstream(in / "bad" / name, std::ios::binary) << text;
+  fs::copy_file(kMcube + "/abs/train/" + kAbsRect, in / "good" / kAbsRect);
+  const Result r = run_cli("validate mcube " + (in / "bad").string() + " " + (in / "good").string() +
+                           " --objects " + kMcube + "/objects --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("2 files, 1 failed; median final error"), std::string::npos) << r.output;
+  EXPECT_EQ(json_lines(slurp(out / "results.jsonl")).size(), 3u);
+
+  const Result all_bad = run_cli("validate mcube " + (in / "bad").string() + " --objects " + kMcube +
+                                 "/objects --out " + out.string());
+  EXPECT_EQ(all_bad.exit_code, 2) << all_bad.output;
+  EXPECT_NE(all_bad.output.find("no file ran"), std::string::npos) << all_bad.output;
+  EXPECT_EQ(all_bad.output.find("nan"), std::string::npos) << all_bad.output;
+}
+
+}  // namespace
+}  // namespace graspsim::cli_test
