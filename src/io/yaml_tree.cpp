@@ -56,10 +56,29 @@ YamlNode YamlNode::number(double value, const Location& loc) {
 
 namespace {
 
+// Aliases are expanded into copies: nine levels of nine aliases make 9^9 nodes from a
+// 100-line file. The count of nodes is bounded, and so is the nesting.
+constexpr long kMaxNodes = 250'000;  // (a 1000-body scene has ~30k)
+constexpr int kMaxDepth = 200;
+struct Budget {
+  long nodes = 0;
+  int depth = 0;
+};
+
 // `file` is empty for --set values: then every node takes `fixed`.
-YamlNode convert(const YAML::Node& y, const std::string& file, const Location& fixed) {
+YamlNode convert(const YAML::Node& y, const std::string& file, const Location& fixed, Budget& budget) {
   YamlNode n;
   n.loc = file.empty() ? fixed : Location{file, y.Mark().line + 1};
+  if (++budget.nodes > kMaxNodes)
+    throw InputError(n.loc.str() + ": more than " + std::to_string(kMaxNodes) +
+                     " YAML values once aliases are expanded (the limit)");
+  if (budget.depth >= kMaxDepth)
+    throw InputError(n.loc.str() + ": YAML nested deeper than " + std::to_string(kMaxDepth) + " levels (the limit)");
+  struct Level {
+    Budget& b;
+    explicit Level(Budget& budget) : b(budget) { ++b.depth; }
+    ~Level() { --b.depth; }
+  } level(budget);
   switch (y.Type()) {
     case YAML::NodeType::Undefined:
     case YAML::NodeType::Null: n.kind = YamlNode::Kind::Null; break;
@@ -70,7 +89,7 @@ YamlNode convert(const YAML::Node& y, const std::string& file, const Location& f
       break;
     case YAML::NodeType::Sequence:
       n.kind = YamlNode::Kind::Sequence;
-      for (const auto& item : y) n.items.push_back(convert(item, file, fixed));
+      for (const auto& item : y) n.items.push_back(convert(item, file, fixed, budget));
       break;
     case YAML::NodeType::Map:
       n.kind = YamlNode::Kind::Map;
@@ -79,7 +98,7 @@ YamlNode convert(const YAML::Node& y, const std::string& file, const Location& f
         if (!kv.first.IsScalar()) throw InputError(key_loc.str() + ": a map key must be a plain name");
         const std::string key = kv.first.Scalar();
         if (n.find(key)) throw InputError(key_loc.str() + ": key '" + key + "' appears twice in the same map");
-        YamlNode value = convert(kv.second, file, fixed);
+        YamlNode value = convert(kv.second, file, fixed, budget);
         // yaml-cpp marks an empty value where the next token starts; the key's line is clearer.
         if (value.is_null()) value.loc = key_loc;
         n.entries.push_back({key, key_loc, std::move(value)});
@@ -102,7 +121,8 @@ YamlNode load_yaml_file(const std::string& path) {
   std::stringstream text;
   text << in.rdbuf();
   try {
-    return convert(YAML::Load(text.str()), path, {});
+    Budget budget;
+    return convert(YAML::Load(text.str()), path, {}, budget);
   } catch (const YAML::Exception& e) {
     throw InputError(syntax_error(path, e));
   }
@@ -110,7 +130,8 @@ YamlNode load_yaml_file(const std::string& path) {
 
 YamlNode parse_yaml_string(const std::string& text, const Location& loc) {
   try {
-    return convert(YAML::Load(text), "", loc);
+    Budget budget;
+    return convert(YAML::Load(text), "", loc, budget);
   } catch (const YAML::Exception& e) {
     throw InputError(loc.str() + ": cannot parse the value as YAML: " + e.msg);
   }

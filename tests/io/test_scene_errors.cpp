@@ -199,3 +199,24 @@ TEST(SceneErrors, IncludeFanOutIsBounded) {
 
 }  // namespace
 }  // namespace graspsim
+
+namespace graspsim {
+namespace {
+
+// A YAML alias bomb (nine levels of nine aliases: 9^9 values once expanded) is bad input
+// naming the limit and the file, before it eats the memory.
+TEST(SceneErrors, YamlAliasBombIsBounded) {
+  std::string text = "a0: &a0 [1, 2, 3, 4, 5, 6, 7, 8, 9]\n";
+  for (int i = 1; i <= 9; ++i) {
+    const std::string n = std::to_string(i), p = std::string("*a").append(std::to_string(i - 1));
+    text.append("a").append(n).append(": &a").append(n).append(" [").append(p);
+    for (int k = 1; k < 9; ++k) text.append(", ").append(p);
+    text.append("]\n");
+  }
+  const std::string msg = error_of(text);
+  EXPECT_CONTAINS(msg, "YAML values once aliases are expanded (the limit)");
+  EXPECT_CONTAINS(msg, "s.yaml:");
+}
+
+}  // namespace
+}  // namespace graspsim
