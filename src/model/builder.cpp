@@ -12,6 +12,19 @@
 namespace graspsim {
 namespace {
 
+// Above this an n × n grid per contact face costs more than it can resolve (and 100,000
+// asked for 10^10 points).
+constexpr int kMaxPatchGrid = 64;
+
+// v / |v|, also for huge components whose squared norm overflows (an axis [1e200, 0, 0]);
+// the same bits as normalized() otherwise.
+template <typename V>
+V unit(const V& v) {
+  if (std::isfinite(v.squaredNorm())) return v.normalized();
+  const V scaled = v / v.cwiseAbs().maxCoeff();
+  return scaled.normalized();
+}
+
 std::string where(const std::string& kind, const std::string& name, const std::string& source) {
   std::string w = kind + " '" + name + "'";
   return source.empty() ? w : source + ": " + w;
@@ -103,8 +116,8 @@ Joint make_joint(const BodyDef& d, int body, int qadr, int vadr) {
   j.qadr = qadr;
   j.vadr = vadr;
   if (jd.type == JointType::Revolute || jd.type == JointType::Prismatic) {
-    require(all_finite(jd.axis) && jd.axis.norm() > 1e-12, w, "joint '" + j.name + "' needs a nonzero axis");
-    j.axis = jd.axis.normalized();
+    require(all_finite(jd.axis) && jd.axis.cwiseAbs().maxCoeff() > 1e-12, w, "joint '" + j.name + "' needs a nonzero axis");
+    j.axis = unit(jd.axis);
   }
   if (jd.type == JointType::Free)
     require(d.parent == "world", w, "a free joint must hang from the world, not from '" + d.parent + "'");
@@ -143,8 +156,8 @@ VecX initial_q(const BodyDef& d, const Joint& j) {
   require(all_finite(q), w, "initial q is not finite");
   if (j.type == JointType::Free || j.type == JointType::Ball) {
     auto quat = q.tail<4>();
-    require(quat.norm() > 1e-9, w, "initial orientation quaternion is zero");
-    quat.normalize();
+    require(quat.cwiseAbs().maxCoeff() > 1e-9, w, "initial orientation quaternion is zero");
+    quat = unit(VecX(quat));
   }
   return q;
 }
@@ -188,7 +201,8 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
   require(std::isfinite(options_.dt) && options_.dt > 0.0, "options", "dt must be positive, got " + std::to_string(options_.dt));
   require(std::isfinite(options_.contact_margin) && options_.contact_margin >= 0.0, "options",
           "contact_margin must be >= 0");
-  require(options_.patch_grid == 0 || options_.patch_grid >= 2, "options", "patch_grid must be 0 or >= 2");
+  require(options_.patch_grid == 0 || (options_.patch_grid >= 2 && options_.patch_grid <= kMaxPatchGrid), "options",
+          "patch_grid must be 0 or from 2 to " + std::to_string(kMaxPatchGrid) + " (the limit: n² points per face)");
 
   // Materials.
   for (const auto& [name, source] : materials_) m->materials.push_back(name);

@@ -232,3 +232,37 @@ TEST(ModelBuilder, SubtreesAreContiguousDepthFirst) {
 
 }  // namespace
 }  // namespace graspsim
+
+namespace graspsim {
+namespace {
+
+// Huge but finite directions normalise (their squared norm overflows: the axis became 0 and
+// the mass matrix "not positive definite"); a patch grid past the limit is bad input.
+TEST(ModelBuilder, HugeAxesAndQuaternionsNormaliseAndPatchGridIsBounded) {
+  ModelBuilder mb;
+  BodyDef slider = box_body("slider", "world", JointType::Prismatic);
+  slider.mass = 1.0;
+  slider.inertia = Mat3::Identity();
+  slider.joint.axis = Vec3(1e200, 0, 0);
+  mb.add_body(slider);
+  BodyDef free = box_body("free");
+  free.mass = 1.0;
+  free.inertia = Mat3::Identity();
+  VecX q(7);
+  q << 0, 0, 1, 1e300, 1e300, 0, 0;
+  free.joint.q_init = q;
+  mb.add_body(free);
+  auto m = mb.build();
+  EXPECT_EQ(m->joints[0].axis, Vec3(1, 0, 0));
+  EXPECT_NEAR(m->q0.segment<4>(4).norm(), 1.0, 1e-15);
+  EXPECT_NEAR(m->q0[4], std::sqrt(0.5), 1e-15);
+
+  ModelBuilder big;
+  big.add_body(box_body("b"));
+  big.options().patch_grid = 100000;
+  const std::string msg = error_of([&] { big.build(); });
+  EXPECT_NE(msg.find("patch_grid must be 0 or from 2 to 64"), std::string::npos) << msg;
+}
+
+}  // namespace
+}  // namespace graspsim
