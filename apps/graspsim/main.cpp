@@ -87,7 +87,12 @@ void on_stop_signal(int sig) {
 int cmd_run(const SceneArgs& args, std::optional<double> duration, std::optional<double> dt, const std::string& out,
             const std::string& from_state) {
   std::vector<std::string> sets = args.sets;
-  if (duration) sets.push_back("duration=" + std::to_string(*duration));
+  // (the flags are checked here, so an error names the flag the user typed)
+  if (duration && !(std::isfinite(*duration) && *duration >= 0.0))
+    throw gs::InputError("--duration: expected a finite number of seconds >= 0, got " + CLI::detail::to_string(*duration));
+  if (dt && !(std::isfinite(*dt) && *dt > 0.0))
+    throw gs::InputError("--dt: expected a finite positive number of seconds, got " + CLI::detail::to_string(*dt));
+  if (duration) sets.push_back("duration=" + CLI::detail::to_string(*duration));
   if (dt) sets.push_back("options.dt=" + CLI::detail::to_string(*dt));
   const gs::Scene scene = gs::load_scene(args.path, sets);
   gs::RunOptions options;
@@ -149,8 +154,8 @@ int main(int argc, char** argv) {
   std::string out = "out", from_state;
   CLI::App* run = app.add_subcommand("run", "Simulate a scene and record it");
   add_scene_args(run, run_args);
-  run->add_option("--duration", duration, "Simulated time (s), overrides the scene's duration")->check(CLI::PositiveNumber);
-  run->add_option("--dt", dt, "Time step (s), overrides options.dt")->check(CLI::PositiveNumber);
+  run->add_option("--duration", duration, "Simulated time (s), overrides the scene's duration");
+  run->add_option("--dt", dt, "Time step (s), overrides options.dt");
   run->add_option("--out", out, "Output directory (a completed run writes its final state to OUT/state.bin)")
       ->capture_default_str();
   run->add_option("--from-state", from_state,

@@ -173,3 +173,24 @@ TEST(Cli, SignalLeavesAnInterruptedRunThatContinues) {
 
 }  // namespace
 }  // namespace graspsim::cli_test
+
+namespace graspsim::cli_test {
+namespace {
+
+// --duration and --dt that are not finite positive numbers are named as the flags the user
+// typed (not as a --set), with short numbers (not CLI11's 309-digit range).
+TEST(Cli, BadDurationAndDtFlagsNameTheFlag) {
+  const fs::path out = fresh_dir("bad_flags");
+  for (const std::string& flags : {std::string("--duration nan"), std::string("--duration inf"),
+                                   std::string("--duration -1"), std::string("--dt nan"), std::string("--dt 0")}) {
+    const Result r = run_cli("run " + data("falling_box.yaml") + " " + flags + " --out " + out.string());
+    EXPECT_EQ(r.exit_code, 2) << flags << "\n" << r.output;
+    EXPECT_NE(r.output.find(flags.substr(0, flags.find(' ')) + ": expected a finite"), std::string::npos)
+        << flags << "\n" << r.output;
+    EXPECT_EQ(r.output.find("--set"), std::string::npos) << r.output;
+    EXPECT_LT(r.output.size(), 300u) << r.output;
+  }
+}
+
+}  // namespace
+}  // namespace graspsim::cli_test
