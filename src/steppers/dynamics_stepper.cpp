@@ -20,8 +20,7 @@ namespace graspsim {
 struct DynamicsScratch {
   MatX M;                          // mass matrix (nv x nv)
   VecX bias, tau;                  // c(q, v), applied generalized forces (nv)
-  std::vector<int> free_dofs;      // dofs solved for by forward dynamics
-  std::vector<int> prescribed_dofs;  // dofs of kinematic bodies (Model::kinematic_dofs)
+  std::vector<int> free_dofs;      // dofs solved for by forward dynamics (the rest: Model::kinematic_dofs)
   VecX rhs, qacc_prescribed;       // τ − c; accelerations of the prescribed dofs over the step
   MatX M_ff;                       // M restricted to free_dofs (when some dofs are prescribed)
   VecX rhs_f, qacc_f;              // the reduced system's right side and solution
@@ -46,12 +45,11 @@ DynamicsScratch& prepare(const Model& model, Workspace& w) {
   ws.rhs.resize(nv);
   w.actuator_effort.resize(static_cast<Eigen::Index>(model.actuators.size()));
   ws.free_dofs.clear();
-  ws.prescribed_dofs.clear();
   for (const Joint& j : model.joints)
     for (int d = j.vadr; d < j.vadr + j.nv; ++d)
-      (model.bodies[j.body].kinematic ? ws.prescribed_dofs : ws.free_dofs).push_back(d);
+      if (!model.bodies[j.body].kinematic) ws.free_dofs.push_back(d);
   const auto nf = static_cast<Eigen::Index>(ws.free_dofs.size());
-  const auto np = static_cast<Eigen::Index>(ws.prescribed_dofs.size());
+  const auto np = static_cast<Eigen::Index>(model.kinematic_dofs.size());
   ws.qacc_prescribed.resize(np);
   if (np > 0) {
     ws.M_ff.resize(nf, nf);
@@ -63,15 +61,15 @@ DynamicsScratch& prepare(const Model& model, Workspace& w) {
 
 // The kinematic dofs move from their velocity at the start of the step to the commanded one
 // at its end at a constant acceleration.
-void prescribed_accelerations(const Input& in, const VecX& v, double h, DynamicsScratch& ws) {
-  for (size_t k = 0; k < ws.prescribed_dofs.size(); ++k) {
+void prescribed_accelerations(const Model& model, const Input& in, const VecX& v, double h, DynamicsScratch& ws) {
+  for (size_t k = 0; k < model.kinematic_dofs.size(); ++k) {
     const auto kk = static_cast<Eigen::Index>(k);
-    ws.qacc_prescribed[kk] = (in.kinematic_v[kk] - v[ws.prescribed_dofs[k]]) / h;
+    ws.qacc_prescribed[kk] = (in.kinematic_v[kk] - v[model.kinematic_dofs[k]]) / h;
   }
 }
 
-void set_prescribed_v(const Input& in, const DynamicsScratch& ws, VecX& v) {
-  for (size_t k = 0; k < ws.prescribed_dofs.size(); ++k) v[ws.prescribed_dofs[k]] = in.kinematic_v[static_cast<Eigen::Index>(k)];
+void set_prescribed_v(const Model& model, const Input& in, VecX& v) {
+  for (size_t k = 0; k < model.kinematic_dofs.size(); ++k) v[model.kinematic_dofs[k]] = in.kinematic_v[static_cast<Eigen::Index>(k)];
 }
 
 // Factors M = Lᵀ D L in place of its lower triangle (Featherstone's LTDL, RBDA 6.5). M_ij
@@ -100,15 +98,15 @@ void solve_tree(const MatX& H, const std::vector<int>& parent, VecX& x) {
 
 // Solves M q̈ = rhs in place of d.M into qacc; the prescribed dofs keep their accelerations
 // and move to the right side: M_ff q̈_f = rhs_f − M_fp q̈_p (dense Cholesky).
-void solve_accelerations(const KinematicsData& kin, DynamicsScratch& ws, VecX& qacc) {
-  if (ws.prescribed_dofs.empty()) {
+void solve_accelerations(const Model& model, const KinematicsData& kin, DynamicsScratch& ws, VecX& qacc) {
+  if (model.kinematic_dofs.empty()) {
     factor_tree(ws.M, kin.dof_parent);
     qacc = ws.rhs;
     solve_tree(ws.M, kin.dof_parent, qacc);
     return;
   }
   const auto& f = ws.free_dofs;
-  const auto& p = ws.prescribed_dofs;
+  const auto& p = model.kinematic_dofs;
   for (size_t k = 0; k < p.size(); ++k) qacc[p[k]] = ws.qacc_prescribed[static_cast<Eigen::Index>(k)];
   for (size_t r = 0; r < f.size(); ++r) {
     double s = ws.rhs[f[r]];
@@ -132,15 +130,15 @@ void forward_dynamics(const Model& model, const Input& in, const VecX& q, const 
   passive_forces(model, q, v, d.tau);
   add_actuator_forces(model, in, q, v, record_effort ? &w.actuator_effort : nullptr, d.tau);
   d.rhs = d.tau - d.bias;
-  solve_accelerations(w.kin, d, w.qacc);
+  solve_accelerations(model, w.kin, d, w.qacc);
 }
 
 void step_euler(const Model& model, State& s, const Input& in, Workspace& w, DynamicsScratch& d) {
   const double h = model.options.dt;
-  prescribed_accelerations(in, s.v, h, d);
+  prescribed_accelerations(model, in, s.v, h, d);
   forward_dynamics(model, in, s.q, s.v, w, d, true);
   s.v += h * w.qacc;
-  set_prescribed_v(in, d, s.v);
+  set_prescribed_v(model, in, s.v);
   integrate_q(model, s.q, s.v, h);
   s.t += h;
 }
@@ -155,7 +153,7 @@ void step_rk4(const Model& model, State& s, const Input& in, Workspace& w, Dynam
     d.rk4.emplace(model_space(model));
     d.rk4_model = &model;
   }
-  prescribed_accelerations(in, s.v, h, d);
+  prescribed_accelerations(model, in, s.v, h, d);
   d.x.t = s.t;
   d.x.q = s.q;
   d.x.v = s.v;
@@ -168,7 +166,7 @@ void step_rk4(const Model& model, State& s, const Input& in, Workspace& w, Dynam
   d.rk4->step(qdd, d.x, h);
   s.q = d.x.q;
   s.v = d.x.v;
-  set_prescribed_v(in, d, s.v);
+  set_prescribed_v(model, in, s.v);
   s.t += h;
 }
 
