@@ -366,6 +366,13 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
               w, "defined twice");
     m->contact_materials.push_back(c);
   }
+  // The default applies to the pairs of used materials without an entry (its formulation
+  // parts are checked only then).
+  std::set<int> used_materials;
+  for (const Geom& g : m->geoms) used_materials.insert(g.material);
+  for (int a : used_materials)
+    for (int b : used_materials)
+      m->default_contact_used = m->default_contact_used || &m->contact_material(a, b) == &m->default_contact;
 
   // Actuators.
   std::set<std::string> actuator_names;

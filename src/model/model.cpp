@@ -74,26 +74,6 @@ const ContactMaterial& Model::contact_material(int a, int b) const {
   return default_contact;
 }
 
-bool Model::uses_default_contact() const {
-  // Materials used by geoms: one bit each for the first 64, a scan of the geoms beyond.
-  std::uint64_t bits = 0;
-  for (const Geom& g : geoms)
-    if (g.material >= 0 && g.material < 64) bits |= std::uint64_t{1} << g.material;
-  auto used = [&](int k) {
-    if (k < 64) return ((bits >> k) & 1u) != 0;
-    for (const Geom& g : geoms)
-      if (g.material == k) return true;
-    return false;
-  };
-  const int n = static_cast<int>(materials.size());
-  for (int a = 0; a < n; ++a) {
-    if (!used(a)) continue;
-    for (int b = a; b < n; ++b)
-      if (used(b) && &contact_material(a, b) == &default_contact) return true;
-  }
-  return false;
-}
-
 bool Model::bodies_may_collide(int a, int b) const {
   if (a == b) return false;
   // Parent and child touch at their joint by construction; the world is exempt so that

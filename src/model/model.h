@@ -305,6 +305,7 @@ struct Model {
   int nq = 0, nv = 0;
   VecX q0, v0;                     // initial configuration and velocity
   std::vector<int> kinematic_dofs;  // dofs of kinematic bodies, ascending (Input::kinematic_v)
+  bool default_contact_used = false;  // some pair of materials used by geoms has no entry
 
   int nbody() const { return static_cast<int>(bodies.size()); }
   int njoint() const { return static_cast<int>(joints.size()); }
@@ -319,9 +320,6 @@ struct Model {
   int joint_id(const std::string& name) const;
 
   const ContactMaterial& contact_material(int material_a, int material_b) const;
-  // True if some pair of materials used by geoms has no entry and so takes default_contact.
-  // Allocates nothing (formulations check it on every per-run validation).
-  bool uses_default_contact() const;
   // True if the two bodies may collide (not the same, not parent-child, not excluded).
   bool bodies_may_collide(int body_a, int body_b) const;
 };

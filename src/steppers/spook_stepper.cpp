@@ -639,7 +639,7 @@ void validate_spook(const Model& model, const SpookOptions& o) {
     check_solver(c);
   }
   // The default applies to the pairs of used materials without an entry.
-  if (model.uses_default_contact()) check_solver(model.default_contact);
+  if (model.default_contact_used) check_solver(model.default_contact);
 }
 
 void step_spook(const Model& model, State& s, const Input& in, const Formulation& f, Workspace& ws,
