@@ -3,13 +3,13 @@
 #include <chrono>
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <numbers>
 
 #include "core/error.h"
 #include "core/version.h"
 #include "io/recorder.h"
 #include "io/state_file.h"
+#include "io/yaml_tree.h"
 #include "dynamics/dynamics.h"
 
 namespace graspsim {
@@ -17,11 +17,7 @@ namespace {
 
 constexpr double kMaxSteps = 1e9;  // ~1 day at a microsecond a step
 
-std::string format_seconds(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g s", s);
-  return buf;
-}
+std::string format_seconds(double s) { return format_number(s) + " s"; }
 
 nlohmann::json body_poses(const Model& model, const Workspace& ws) {
   nlohmann::json out = nlohmann::json::object();
@@ -81,8 +77,9 @@ long step_count(const Scene& scene) {
 
 }  // namespace
 
-nlohmann::json run_header(const Scene& scene) {
+nlohmann::json run_header(const Scene& scene, const std::optional<Formulation>& formulation) {
   const Options& o = scene.model->options;
+  const Formulation f = formulation.value_or(scene_formulation(*scene.model));
   nlohmann::json j;
   j["graspsim"] = {{"version", kVersion}, {"compiler", __VERSION__}, {"eigen", std::to_string(EIGEN_WORLD_VERSION) + "." +
                                                                                  std::to_string(EIGEN_MAJOR_VERSION) + "." +
@@ -92,10 +89,10 @@ nlohmann::json run_header(const Scene& scene) {
   for (const auto& [name, word] : scene.text_parameters) j["parameters"][name] = word;
   j["duration"] = scene.duration;
   j["options"] = {{"dt", o.dt},
-                  {"stepper", to_string(o.stepper)},
-                  {"integrator", to_string(o.dynamics.integrator)},
-                  {"solver", to_string(o.spook.solver)},
-                  {"iterations", o.spook.iterations},
+                  {"stepper", to_string(f.stepper)},
+                  {"integrator", to_string(f.dynamics.integrator)},
+                  {"solver", to_string(f.spook.solver)},
+                  {"iterations", f.spook.iterations},
                   {"seed", o.seed},
                   {"gravity", {o.gravity.x(), o.gravity.y(), o.gravity.z()}}};
   j["resolved"] = scene.resolved;
@@ -118,11 +115,7 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
   RunSummary summary;
 
   std::unique_ptr<Recorder> recorder;
-  nlohmann::json run = run_header(scene);
-  run["options"]["stepper"] = to_string(formulation.stepper);  // a per-run choice overrides the scene's
-  run["options"]["integrator"] = to_string(formulation.dynamics.integrator);
-  run["options"]["solver"] = to_string(formulation.spook.solver);
-  run["options"]["iterations"] = formulation.spook.iterations;
+  nlohmann::json run = run_header(scene, formulation);
   if (options.from_state) run["from_state"] = options.from_state->string();
   if (options.record) {
     recorder = std::make_unique<Recorder>(options.out_dir, model, scene.recording);

@@ -52,7 +52,8 @@ struct RunSummary {
 // says so (status "failed") and the exception propagates; rows written so far stay on disk.
 RunSummary run_scene(const Scene& scene, const RunOptions& options);
 
-// The run.json header: versions, the scene as resolved, options and parameters.
-nlohmann::json run_header(const Scene& scene);
+// The run.json header: versions, the scene as resolved, options (the formulation: the scene's
+// unless given) and parameters.
+nlohmann::json run_header(const Scene& scene, const std::optional<Formulation>& formulation = {});
 
 }  // namespace graspsim
