@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "core/error.h"
+#include "io/atomic_file.h"
 #include "io/json_text.h"
 #include "kinematics/kinematics.h"
 
@@ -83,13 +84,7 @@ void Recorder::record(const Model& model, const State& state, const Workspace& w
 }
 
 void Recorder::write_run_json(const nlohmann::json& run) const {
-  const auto tmp = dir_ / "run.json.tmp";
-  {
-    std::ofstream out(tmp);
-    require(out.good(), tmp.string(), "cannot open for writing");
-    out << json_text(run, 2) << "\n";
-  }
-  std::filesystem::rename(tmp, dir_ / "run.json");
+  write_atomically(dir_ / "run.json", json_text(run, 2) + "\n");
 }
 
 }  // namespace graspsim
