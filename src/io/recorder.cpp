@@ -58,7 +58,8 @@ void Recorder::record(const Model& model, const State& state, const Workspace& w
   if (joints_) {
     joint_effort_.assign(model.joints.size(), 0.0);
     for (size_t a = 0; a < model.actuators.size() && static_cast<Eigen::Index>(a) < ws.actuator_effort.size(); ++a)
-      joint_effort_[model.actuators[a].joint] += ws.actuator_effort[static_cast<Eigen::Index>(a)];
+      for (const TransmissionTerm& t : model.actuators[a].transmission)
+        joint_effort_[t.joint] += t.coef * ws.actuator_effort[static_cast<Eigen::Index>(a)];
     for (size_t k = 0; k < model.joints.size(); ++k) {
       const Joint& j = model.joints[k];
       if (j.nv != 1) continue;  // free and ball joints are in bodies.csv

@@ -7,16 +7,22 @@ namespace {
 
 Quat quat_at(const VecX& q, int adr) { return Quat(q[adr], q[adr + 1], q[adr + 2], q[adr + 3]).normalized(); }
 
+// Turns the body frame X by the rotation r (body frame) about the joint's anchor.
+void turn(const Joint& j, const Quat& r, Pose& X) {
+  if (!j.anchor.isZero()) X.p += X.q * (j.anchor - r * j.anchor);
+  X.q = X.q * r;
+}
+
 // Pose of the body after its joint moved by q, given the joint frame at zero motion.
 // Quaternion products of unit quaternions are renormalised once, at the end.
 Pose joint_pose(const Joint& j, const VecX& q, const Pose& X_W_joint0) {
   Pose X = X_W_joint0;
   switch (j.type) {
     case JointType::Free: return {q.segment<3>(j.qadr), quat_at(q, j.qadr + 3)};
-    case JointType::Ball: X.q = X.q * quat_at(q, j.qadr); break;
+    case JointType::Ball: turn(j, quat_at(q, j.qadr), X); break;
     case JointType::Revolute: {
       const double half = 0.5 * q[j.qadr], s = std::sin(half);
-      X.q = X.q * Quat(std::cos(half), s * j.axis.x(), s * j.axis.y(), s * j.axis.z());
+      turn(j, Quat(std::cos(half), s * j.axis.x(), s * j.axis.y(), s * j.axis.z()), X);
       break;
     }
     case JointType::Prismatic: X.p += X.q * (j.axis * q[j.qadr]); break;
@@ -28,7 +34,8 @@ Pose joint_pose(const Joint& j, const VecX& q, const Pose& X_W_joint0) {
 
 // Motion subspace columns of the joint in the world frame about O. A rotation about the
 // unit axis a through point p moves O with p × a.
-void joint_subspace(const Joint& j, const Mat3& R, const Vec3& p, KinematicsData& kin) {
+void joint_subspace(const Joint& j, const Mat3& R, const Vec3& origin, KinematicsData& kin) {
+  const Vec3 p = j.anchor.isZero() ? origin : Vec3(origin + R * j.anchor);  // the point turned about
   auto rot = [&](int col, const Vec3& a) { kin.S.col(col) << a, p.cross(a); };
   auto lin = [&](int col, const Vec3& a) { kin.S.col(col) << Vec3::Zero(), a; };
   const int d = j.vadr;

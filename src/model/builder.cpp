@@ -134,6 +134,8 @@ Joint make_joint(const BodyDef& d, int body, int qadr, int vadr) {
     require(val >= 0.0, w, std::string("joint ") + what + " must be >= 0, got " + std::to_string(val));
   }
   require_finite(jd.spring_ref, w, "joint spring_ref");
+  require(all_finite(jd.anchor), w, "joint '" + j.name + "': anchor is not finite");
+  if (jd.type == JointType::Revolute || jd.type == JointType::Ball) j.anchor = jd.anchor;
   j.damping = jd.damping;
   j.armature = jd.armature;
   j.stiffness = jd.stiffness;
@@ -374,30 +376,71 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
     for (int b : used_materials)
       m->default_contact_used = m->default_contact_used || &m->contact_material(a, b) == &m->default_contact;
 
-  // Actuators.
+  // Tendons, then actuators (which may drive them).
+  auto joint_id_of = [&](const std::string& name) {
+    for (int k = 0; k < m->njoint(); ++k)
+      if (m->joints[k].name == name) return k;
+    return -1;
+  };
+  std::set<std::string> tendon_names;
+  for (const auto& td : tendons_) {
+    const std::string w = where("tendon", td.name, td.source);
+    require(!td.name.empty(), td.source, "a tendon has no name");
+    require(tendon_names.insert(td.name).second, w, "defined twice");
+    require(!td.joints.empty(), w, "a tendon needs at least one joint");
+    Tendon t;
+    t.name = td.name;
+    for (const auto& [jname, coef] : td.joints) {
+      const int k = joint_id_of(jname);
+      require(k >= 0, w, "unknown joint '" + jname + "'");
+      const Joint& j = m->joints[k];
+      require(j.nq == 1 && j.nv == 1, w, "joint '" + jname + "' is not revolute or prismatic");
+      require_finite(coef, w, "coefficient of joint '" + jname + "'");
+      t.terms.push_back({k, j.qadr, j.vadr, coef});
+    }
+    m->tendons.push_back(std::move(t));
+  }
+
   std::set<std::string> actuator_names;
   for (const auto& ad : actuators_) {
     const std::string w = where("actuator", ad.name, ad.source);
     require(!ad.name.empty(), ad.source, "an actuator has no name");
     require(actuator_names.insert(ad.name).second, w, "defined twice");
+    require(ad.joint.empty() != ad.tendon.empty(), w, "needs exactly one of a joint and a tendon");
+    require(std::isfinite(ad.gear) && ad.gear != 0.0, w, "gear must be finite and nonzero");
     Actuator a;
     a.name = ad.name;
     a.type = ad.type;
-    a.joint = -1;
-    for (int k = 0; k < m->njoint(); ++k)
-      if (m->joints[k].name == ad.joint) a.joint = k;
-    require(a.joint >= 0, w, "unknown joint '" + ad.joint + "'");
-    const Joint& j = m->joints[a.joint];
-    require(ad.dof >= 0 && ad.dof < j.nv, w, "dof " + std::to_string(ad.dof) + " does not exist on joint '" + j.name + "'");
-    require(!m->bodies[j.body].kinematic, w, "joint '" + j.name + "' belongs to a kinematic body");
-    require(ad.type != ActuatorType::Position || j.nq == j.nv, w, "a position servo needs a revolute or prismatic joint");
+    if (!ad.joint.empty()) {
+      a.joint = joint_id_of(ad.joint);
+      require(a.joint >= 0, w, "unknown joint '" + ad.joint + "'");
+      const Joint& j = m->joints[a.joint];
+      require(ad.dof >= 0 && ad.dof < j.nv, w, "dof " + std::to_string(ad.dof) + " does not exist on joint '" + j.name + "'");
+      require(!m->bodies[j.body].kinematic, w, "joint '" + j.name + "' belongs to a kinematic body");
+      require(ad.type != ActuatorType::Position || j.nq == j.nv, w, "a position servo needs a revolute or prismatic joint");
+      a.dof = ad.dof;
+      a.transmission.push_back({a.joint, j.qadr + ad.dof, j.vadr + ad.dof, ad.gear});
+    } else {
+      for (int k = 0; k < static_cast<int>(m->tendons.size()); ++k)
+        if (m->tendons[k].name == ad.tendon) a.tendon = k;
+      require(a.tendon >= 0, w, "unknown tendon '" + ad.tendon + "'");
+      for (TransmissionTerm t : m->tendons[a.tendon].terms) {
+        require(!m->bodies[m->joints[t.joint].body].kinematic, w, "tendon '" + ad.tendon + "' moves a kinematic body");
+        t.coef *= ad.gear;
+        a.transmission.push_back(t);
+      }
+    }
     require(std::isfinite(ad.kp) && ad.kp >= 0.0 && std::isfinite(ad.kv) && ad.kv >= 0.0, w, "gains must be >= 0");
-    require(!std::isnan(ad.effort_min) && !std::isnan(ad.effort_max) && ad.effort_min <= ad.effort_max, w,
-            "effort limits must satisfy min <= max");
+    require(std::isfinite(ad.ctrl_gain) && std::isfinite(ad.ctrl_bias), w, "control gain and bias must be finite");
+    for (auto [lo, hi, what] : {std::tuple{ad.effort_min, ad.effort_max, "effort"}, {ad.ctrl_min, ad.ctrl_max, "control"}})
+      require(!std::isnan(lo) && !std::isnan(hi) && lo <= hi, w, std::string(what) + " limits must satisfy min <= max");
     for (double y : ad.command.y) require(std::isfinite(y), w, "command is not finite");
-    a.dof = ad.dof;
     a.kp = ad.kp;
     a.kv = ad.kv;
+    a.ctrl_gain = ad.ctrl_gain;
+    a.ctrl_bias = ad.ctrl_bias;
+    a.ctrl_min = ad.ctrl_min;
+    a.ctrl_max = ad.ctrl_max;
     a.effort_min = ad.effort_min;
     a.effort_max = ad.effort_max;
     a.command = ad.command;
@@ -409,25 +452,60 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
     const std::string w = where("equality", ed.name, ed.source);
     require(!ed.name.empty(), ed.source, "an equality has no name");
     require(equality_names.insert(ed.name).second, w, "defined twice");
+    require(!std::isnan(ed.stiffness) && ed.stiffness > 0.0, w, "stiffness must be positive (inf = rigid)");
+    require(std::isfinite(ed.damping) && ed.damping >= 0.0, w, "damping must be >= 0");
+    Equality e;
+    e.name = ed.name;
+    e.type = ed.type;
+    e.stiffness = ed.stiffness;
+    e.damping = ed.damping;
+    if (ed.type == EqualityType::Joint) {
+      auto one_dof = [&](const std::string& name) {
+        const int k = joint_id_of(name);
+        require(k >= 0, w, "unknown joint '" + name + "'");
+        require(m->joints[k].nq == 1, w, "joint '" + name + "' is not revolute or prismatic");
+        return k;
+      };
+      e.joint_a = one_dof(ed.joint_a);
+      if (!ed.joint_b.empty()) e.joint_b = one_dof(ed.joint_b);
+      require(e.joint_a != e.joint_b, w, "joint_a and joint_b must differ");
+      for (double c : ed.poly) require_finite(c, w, "polynomial coefficient");
+      require_finite(ed.ref_a, w, "ref_a");
+      require_finite(ed.ref_b, w, "ref_b");
+      e.poly = ed.poly;
+      e.ref_a = ed.ref_a;
+      e.ref_b = ed.ref_b;
+      m->equalities.push_back(e);
+      continue;
+    }
     require(body_ids.count(ed.body_a), w, "unknown body '" + ed.body_a + "'");
     require(body_ids.count(ed.body_b), w, "unknown body '" + ed.body_b + "'");
     require(ed.body_a != ed.body_b, w, "body_a and body_b must differ");
     require(all_finite(ed.anchor_a) && all_finite(ed.anchor_b) && all_finite(ed.relative.coeffs()) &&
                 ed.relative.norm() > 1e-9,
             w, "anchors and orientation must be finite");
-    require(!std::isnan(ed.stiffness) && ed.stiffness > 0.0, w, "stiffness must be positive (inf = rigid)");
-    require(std::isfinite(ed.damping) && ed.damping >= 0.0, w, "damping must be >= 0");
-    Equality e;
-    e.name = ed.name;
-    e.type = ed.type;
     e.body_a = body_ids.at(ed.body_a);
     e.body_b = body_ids.at(ed.body_b);
     e.anchor_a = ed.anchor_a;
     e.anchor_b = ed.anchor_b;
     e.relative = ed.relative.normalized();
-    e.stiffness = ed.stiffness;
-    e.damping = ed.damping;
     m->equalities.push_back(e);
+  }
+
+  for (const auto& kd : keyframes_) {
+    const std::string w = where("keyframe", kd.key.name, kd.source);
+    Keyframe k = kd.key;
+    auto sized = [&](VecX& x, const VecX& fallback, const char* what) {
+      if (x.size() == 0) x = fallback;
+      require(x.size() == fallback.size(), w,
+              std::string(what) + " has " + std::to_string(x.size()) + " values, the model needs " + std::to_string(fallback.size()));
+      require(all_finite(x), w, std::string(what) + " is not finite");
+    };
+    sized(k.q, m->q0, "q");
+    sized(k.v, m->v0, "v");
+    sized(k.ctrl, VecX::Zero(static_cast<Eigen::Index>(m->actuators.size())), "ctrl");
+    require_finite(k.time, w, "time");
+    m->keyframes.push_back(std::move(k));
   }
 
   for (const auto& [a, b, source] : exclusions_) {

@@ -23,6 +23,7 @@ struct JointDef {
   Vec3 axis = Vec3::UnitZ();
   std::optional<std::pair<double, double>> limits;
   double damping = 0.0, armature = 0.0, stiffness = 0.0, spring_ref = 0.0;
+  Vec3 anchor = Vec3::Zero();      // revolute and ball: the point turned about (body frame)
   std::optional<VecX> q_init;      // default: zero motion (free: the body pose)
   std::optional<VecX> v_init;      // default: zero
 };
@@ -61,12 +62,22 @@ struct ContactMaterialDef {
   std::string source;
 };
 
+struct TendonDef {
+  std::string name;
+  std::vector<std::pair<std::string, double>> joints;  // joint name, coefficient
+  std::string source;
+};
+
 struct ActuatorDef {
   std::string name;
-  std::string joint;
+  std::string joint;               // a joint, or
+  std::string tendon;              // a tendon (exactly one of the two)
   ActuatorType type = ActuatorType::Force;
   int dof = 0;
+  double gear = 1.0;
   double kp = 0.0, kv = 0.0;
+  double ctrl_gain = 1.0, ctrl_bias = 0.0;
+  double ctrl_min = -kInf, ctrl_max = kInf;
   double effort_min = -kInf, effort_max = kInf;
   Signal command;
   std::string source;
@@ -78,7 +89,15 @@ struct EqualityDef {
   std::string body_a = "world", body_b;
   Vec3 anchor_a = Vec3::Zero(), anchor_b = Vec3::Zero();
   Quat relative = Quat::Identity();
+  std::string joint_a, joint_b;    // type Joint (joint_b may be empty)
+  std::array<double, 5> poly{0.0, 1.0, 0.0, 0.0, 0.0};
+  double ref_a = 0.0, ref_b = 0.0;
   double stiffness = kInf, damping = 0.0;
+  std::string source;
+};
+
+struct KeyframeDef {
+  Keyframe key;                    // empty q, v or ctrl: the model's initial values (ctrl 0)
   std::string source;
 };
 
@@ -90,8 +109,10 @@ class ModelBuilder {
   void add_mesh(std::shared_ptr<const Mesh> mesh) { meshes_.push_back(std::move(mesh)); }
   void add_material(const std::string& name, const std::string& source = "");
   void add_contact_material(ContactMaterialDef def) { contact_materials_.push_back(std::move(def)); }
+  void add_tendon(TendonDef def) { tendons_.push_back(std::move(def)); }
   void add_actuator(ActuatorDef def) { actuators_.push_back(std::move(def)); }
   void add_equality(EqualityDef def) { equalities_.push_back(std::move(def)); }
+  void add_keyframe(KeyframeDef def) { keyframes_.push_back(std::move(def)); }
   void exclude_pair(const std::string& body_a, const std::string& body_b, const std::string& source = "");
   Options& options() { return options_; }
   ContactMaterial& default_contact() { return default_contact_; }
@@ -106,8 +127,10 @@ class ModelBuilder {
   std::vector<std::shared_ptr<const Mesh>> meshes_;
   std::vector<std::pair<std::string, std::string>> materials_;  // name, source
   std::vector<ContactMaterialDef> contact_materials_;
+  std::vector<TendonDef> tendons_;
   std::vector<ActuatorDef> actuators_;
   std::vector<EqualityDef> equalities_;
+  std::vector<KeyframeDef> keyframes_;
   std::vector<std::tuple<std::string, std::string, std::string>> exclusions_;
   Options options_;
   ContactMaterial default_contact_;

@@ -84,6 +84,9 @@ struct Joint {
   double armature = 0.0;         // added to the diagonal of M (rotor inertia)
   double stiffness = 0.0;        // spring to `spring_ref` (revolute, prismatic)
   double spring_ref = 0.0;
+  // The point (body frame) a revolute or ball joint turns about: the body frame itself
+  // unless a robot file places the joint elsewhere in its body (MJCF joint pos).
+  Vec3 anchor = Vec3::Zero();
 };
 
 // ---- bodies ---------------------------------------------------------------------------
@@ -192,9 +195,28 @@ struct ContactMaterial {
   std::string source;
 };
 
+// ---- tendons and transmissions --------------------------------------------------------
+// One term of a linear transmission: length L = Σ coef·q[qadr], force coef·effort on dof
+// vadr. Only 1-dof joints (or one dof of a multi-dof joint) appear.
+struct TransmissionTerm {
+  int joint = -1;
+  int qadr = 0, vadr = 0;
+  double coef = 1.0;
+};
+
+// A fixed tendon (MJCF <tendon><fixed>): a linear combination of joint coordinates that
+// actuators can drive. It adds no force by itself.
+struct Tendon {
+  std::string name;
+  std::vector<TransmissionTerm> terms;
+};
+
 // ---- actuators ------------------------------------------------------------------------
-// Force: effort = command. Position: servo to command (rad or m) with gains kp, kv.
-// Velocity: servo to command (rad/s or m/s) with gain kv. Efforts clamp to the limits.
+// The actuator acts on a length L through its transmission (a joint dof, times gear, or a
+// tendon). With the set point s = ctrl_gain·clamp(ctrl, ctrl_min, ctrl_max) + ctrl_bias:
+// Force: effort = s. Position: servo of L to s with gains kp, kv: kp (s − L) − kv L̇.
+// Velocity: servo of L̇ to s with gain kv. Efforts clamp to the limits; the force on each
+// dof of the transmission is coef·effort.
 enum class ActuatorType { Force, Position, Velocity };
 template <>
 struct EnumNames<ActuatorType> {
@@ -208,9 +230,13 @@ struct EnumNames<ActuatorType> {
 struct Actuator {
   std::string name;
   ActuatorType type = ActuatorType::Force;
-  int joint = -1;
+  int joint = -1;                  // joint transmission (−1 for a tendon)
   int dof = 0;                     // which dof of the joint (0 for 1-dof joints)
+  int tendon = -1;                 // tendon transmission (Model::tendons), or −1
+  std::vector<TransmissionTerm> transmission;  // what L is made of (gear included)
   double kp = 0.0, kv = 0.0;
+  double ctrl_gain = 1.0, ctrl_bias = 0.0;
+  double ctrl_min = -kInf, ctrl_max = kInf;
   double effort_min = -kInf, effort_max = kInf;  // N or N·m
   Signal command;
 };
@@ -218,13 +244,16 @@ struct Actuator {
 // ---- equality constraints (loop closures) ---------------------------------------------
 // Connect: the point anchor_a of body A and the point anchor_b of body B coincide (a ball
 // joint closing a loop). Weld: also the orientation of B in A stays `relative` (anchors as
-// for connect). Body A may be the world. Solved as rows by the constraint steppers.
-enum class EqualityType { Connect, Weld };
+// for connect). Body A may be the world. Joint: coordinate a of joint_a follows a quartic
+// of joint_b's, q_a − ref_a = Σ_k poly[k] (q_b − ref_b)^k (no joint_b: q_a − ref_a =
+// poly[0]); MJCF's <equality><joint>, URDF's mimic. Solved as rows by the constraint steppers.
+enum class EqualityType { Connect, Weld, Joint };
 template <>
 struct EnumNames<EqualityType> {
   static constexpr auto table = std::to_array<std::pair<EqualityType, const char*>>({
       {EqualityType::Connect, "connect"},
       {EqualityType::Weld, "weld"},
+      {EqualityType::Joint, "joint"},
   });
 };
 
@@ -235,8 +264,19 @@ struct Equality {
   Vec3 anchor_a = Vec3::Zero();    // in A's frame
   Vec3 anchor_b = Vec3::Zero();    // in B's frame
   Quat relative = Quat::Identity();  // weld: orientation of B's frame in A's frame
+  int joint_a = -1, joint_b = -1;  // joint coupling (1-dof joints; joint_b may be −1)
+  std::array<double, 5> poly{0.0, 1.0, 0.0, 0.0, 0.0};
+  double ref_a = 0.0, ref_b = 0.0;
   double stiffness = kInf;         // N/m (and N·m/rad); inf = rigid
   double damping = 0.0;            // SPOOK relaxation time (s); 0 = two time steps
+};
+
+// ---- keyframes ------------------------------------------------------------------------
+// Named states from a robot file (MJCF <key>): q and v in Model order, ctrl per actuator.
+struct Keyframe {
+  std::string name;
+  double time = 0.0;
+  VecX q, v, ctrl;
 };
 
 // ---- options --------------------------------------------------------------------------
@@ -297,8 +337,10 @@ struct Model {
   std::vector<std::string> materials;       // materials[0] == "default"
   std::vector<ContactMaterial> contact_materials;
   ContactMaterial default_contact;
+  std::vector<Tendon> tendons;
   std::vector<Actuator> actuators;
   std::vector<Equality> equalities;
+  std::vector<Keyframe> keyframes;
   std::vector<std::pair<int, int>> excluded_body_pairs;  // never collide (a < b)
   Options options;
 

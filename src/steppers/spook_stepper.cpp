@@ -404,6 +404,29 @@ void add_limit_rows(const Model& model, const State& s, RowBuilder& rows) {
   }
 }
 
+// q_a − ref_a − p(q_b − ref_b) = 0: one row, e_a − p'(q_b − ref_b) e_b.
+void add_joint_coupling_row(const Model& model, const State& s, const Equality& e, const spook::SpookParameters& params,
+                            RowBuilder& rows) {
+  const Joint& ja = model.joints[e.joint_a];
+  double value = e.poly[0], slope = 0.0, rate = s.v[ja.vadr];
+  if (e.joint_b >= 0) {
+    const Joint& jb = model.joints[e.joint_b];
+    const double x = s.q[jb.qadr] - e.ref_b;
+    double xk = 1.0;  // x^(k−1)
+    for (int k = 1; k < 5; ++k) {
+      slope += k * e.poly[k] * xk;
+      xk *= x;
+      value += e.poly[k] * xk;
+    }
+    rate -= slope * s.v[jb.vadr];
+  }
+  const double h = model.options.dt;
+  const int r = rows.add(RowKind::Equality, 0.0, params.sigma, -kInf, kInf);
+  rows.triplets.emplace_back(r, ja.vadr, 1.0);
+  if (e.joint_b >= 0) rows.triplets.emplace_back(r, model.joints[e.joint_b].vadr, -slope);
+  rows.target[r] = spook::spook_target(params, h, s.q[ja.qadr] - e.ref_a - value, rate);
+}
+
 // Loop closures: connect (3 rows: the anchors coincide) and weld (3 more: the relative
 // orientation). SPOOK rows with the equality's stiffness (default rigid) and relaxation
 // time (default two steps).
@@ -411,6 +434,10 @@ void add_equality_rows(const Model& model, const State& s, const KinematicsData&
   const double h = model.options.dt;
   for (const Equality& e : model.equalities) {
     const auto params = spook::spook_parameters(e.stiffness, e.damping > 0.0 ? e.damping : 2.0 * h, h);
+    if (e.type == EqualityType::Joint) {
+      add_joint_coupling_row(model, s, e, params, rows);
+      continue;
+    }
     const Pose& XA = kin.X_WB[e.body_a];
     const Pose& XB = kin.X_WB[e.body_b];
     const Vec3 pa = XA * e.anchor_a, pb = XB * e.anchor_b;
@@ -439,21 +466,19 @@ void add_servo_rows(const Model& model, const State& s, const Input& in, SpookSc
   for (size_t i = 0; i < model.actuators.size(); ++i) {
     const Actuator& a = model.actuators[i];
     if (a.type == ActuatorType::Force) continue;
-    const Joint& j = model.joints[a.joint];
-    const int dof = j.vadr + a.dof;
-    const double cmd = in.ctrl[static_cast<Eigen::Index>(i)];
+    const double set_point = actuator_set_point(a, in.ctrl[static_cast<Eigen::Index>(i)]);
     double target = 0.0, compliance = 0.0;
     if (a.type == ActuatorType::Position && a.kp > 0.0) {
       const auto params = spook::spook_parameters(a.kp, a.kv / a.kp, h);
-      target = spook::spook_target(params, h, s.q[j.qadr + a.dof] - cmd, s.v[dof]);
+      target = spook::spook_target(params, h, actuator_length(a, s.q) - set_point, actuator_rate(a, s.v));
       compliance = params.sigma;
     } else {
       if (a.kv <= 0.0) continue;  // no gain: no effort
-      target = a.type == ActuatorType::Velocity ? cmd : 0.0;
+      target = a.type == ActuatorType::Velocity ? set_point : 0.0;
       compliance = spook::velocity_compliance(1.0 / a.kv, h);
     }
     const int r = rows.add(RowKind::Bounded, target, compliance, a.effort_min * h, a.effort_max * h);
-    rows.triplets.emplace_back(r, dof, 1.0);
+    for (const TransmissionTerm& t : a.transmission) rows.triplets.emplace_back(r, t.vadr, t.coef);
     sc.actuator_row[i] = r;
   }
 }
