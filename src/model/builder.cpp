@@ -307,7 +307,9 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
     g.group = gd.group;
     g.mask = gd.mask;
     g.margin = gd.margin;
-    if (g.body != 0 && gd.type != GeomType::Plane) {
+    const BodyDef* owner = def_of[g.body];
+    const bool mass_given = owner && owner->mass && owner->com && owner->inertia;
+    if (g.body != 0 && gd.type != GeomType::Plane && !mass_given) {
       require(std::isfinite(gd.density) && gd.density > 0.0, w, "density must be positive, got " + std::to_string(gd.density));
       const MassProperties mp = geom_mass(gd, *m, g.mesh);
       geom_mass_sum[g.body] = geom_mass_sum[g.body] + mp;
@@ -339,7 +341,7 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
       require(body.mass > 0.0, w, "mass must be positive, got " + std::to_string(body.mass) +
                                       (d.mass ? "" : " (no mass given and no solid geoms to compute it from)"));
       validate_inertia(body.inertia, w);
-    } else if (body.mass > 0.0 || d.inertia) {
+    } else if (!body.inertia.isZero()) {  // a welded point mass (zero inertia) is fine
       validate_inertia(body.inertia, w);
     }
   }
