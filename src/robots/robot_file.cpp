@@ -1,0 +1,32 @@
+#include "robots/robot_file.h"
+
+#include <filesystem>
+
+#include "core/error.h"
+#include "robots/mjcf.h"
+#include "robots/urdf.h"
+#include "robots/xml_tree.h"
+
+namespace graspsim {
+
+bool is_robot_file(const std::string& path) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  return ext == ".xml" || ext == ".mjcf" || ext == ".urdf";
+}
+
+RobotSummary add_robot(ModelBuilder& builder, const std::string& path, const RobotPlacement& placement) {
+  // The root element tells the formats apart; includes are MJCF's only.
+  const XmlElement probe = read_xml(path, false);
+  if (probe.tag == "robot") return add_urdf(builder, path, placement);
+  if (probe.tag != "mujoco")
+    throw InputError(probe.where() + ": the root element is <" + probe.tag + ">: expected <mujoco> (MJCF) or <robot> (URDF)");
+  return add_mjcf(builder, read_xml(path, true), path, placement);
+}
+
+LoadedRobot load_robot(const std::string& path) {
+  ModelBuilder builder;
+  RobotSummary summary = add_robot(builder, path);
+  return {builder.build(), std::move(summary)};
+}
+
+}  // namespace graspsim
