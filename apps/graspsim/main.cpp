@@ -54,7 +54,7 @@ struct SceneArgs {
 };
 
 void add_scene_args(CLI::App* cmd, SceneArgs& args) {
-  cmd->add_option("scene", args.path, "Scene file (YAML)")->required();
+  cmd->add_option("scene", args.path, "Scene file (YAML), or a robot file (MJCF .xml, URDF .urdf)")->required();
   cmd->add_option("--set", args.sets,
                   "Override a scene value: parameters.NAME=value or key.path=value (repeatable)");
 }
@@ -122,8 +122,36 @@ int cmd_run(const SceneArgs& args, std::optional<double> duration, std::optional
   return 0;
 }
 
-int cmd_check(const SceneArgs& args) {
+// The model's counts as MuJoCo 2.2.2 counts them (for a robot file, the file's own), and
+// every warning of the robot files it loaded.
+nlohmann::json model_summary(const gs::Scene& scene) {
+  const gs::Model& m = *scene.model;
+  nlohmann::json j;
+  nlohmann::json warnings = nlohmann::json::array();
+  for (const auto& r : scene.robots)
+    for (const auto& w : r.warnings) warnings.push_back(w);
+  if (gs::is_robot_file(scene.path) && scene.robots.size() == 1) {
+    const gs::RobotSummary& r = scene.robots.front();
+    j = {{"bodies", r.bodies}, {"joints", r.joints}, {"dof", r.dof}, {"geoms", r.geoms},
+         {"actuators", r.actuators}, {"equality", r.equality}, {"tendons", r.tendons}};
+  } else {
+    int joints = 0;
+    for (const auto& jt : m.joints) joints += jt.type != gs::JointType::Fixed;
+    j = {{"bodies", m.nbody() - 1}, {"joints", joints}, {"dof", m.nv}, {"geoms", m.ngeom()},
+         {"actuators", m.actuators.size()}, {"equality", m.equalities.size()}, {"tendons", m.tendons.size()}};
+  }
+  j["warnings"] = warnings;
+  return j;
+}
+
+int cmd_check(const SceneArgs& args, bool json) {
   const gs::Scene scene = gs::load_scene(args.path, args.sets);
+  if (json) {
+    std::printf("%s\n", gs::json_text(model_summary(scene), 2).c_str());
+    return 0;
+  }
+  for (const auto& r : scene.robots)
+    for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   const gs::Model& m = *scene.model;
   std::printf("%s: ok (%d bodies, %d joints, nq=%d, nv=%d, %d geoms, %zu actuators, stepper %s, dt %g s, duration %g s)\n",
               args.path.c_str(), m.nbody() - 1, m.njoint(), m.nq, m.nv, m.ngeom(), m.actuators.size(),
@@ -160,8 +188,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   run->add_option("--from-state", from_state,
                   "Continue from a saved state (a run's state.bin) for the scene's duration more seconds");
-  CLI::App* check = app.add_subcommand("check", "Load and validate a scene, then exit");
+  bool check_json = false;
+  CLI::App* check = app.add_subcommand("check", "Load and validate a scene or a robot file (MJCF, URDF), then exit");
   add_scene_args(check, check_args);
+  check->add_flag("--json", check_json,
+                  "Print the model summary as JSON: bodies, joints, dof, geoms, actuators, equality, tendons, warnings");
 
   SceneArgs contacts_args;
   gs::ContactsReportOptions contacts_options;
@@ -188,7 +219,7 @@ int main(int argc, char** argv) {
 
   try {
     if (*run) return cmd_run(run_args, duration, dt, out, from_state);
-    if (*check) return cmd_check(check_args);
+    if (*check) return cmd_check(check_args, check_json);
     if (*contacts) return cmd_contacts(contacts_args, contacts_options, contacts_json);
     if (app.got_subcommand("validate")) return cmd_validate_mcube(validate_args);
     if (app.got_subcommand("calibrate")) return cmd_calibrate_mcube(calibrate_args);

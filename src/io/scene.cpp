@@ -1,13 +1,22 @@
 #include "io/scene.h"
 
+#include <filesystem>
+
 #include "io/scene_internal.h"
+#include "robots/robot_file.h"
 #include "steppers/step.h"
 
 namespace graspsim {
 
 Scene load_scene(const std::string& path, const std::vector<std::string>& overrides) {
   using namespace scene_detail;
-  YamlNode root = load_with_includes(path);
+  // A robot file is the scene of that robot alone, stepped by SPOOK (its loops and
+  // tendon couplings are constraint rows).
+  YamlNode root = is_robot_file(path)
+                      ? parse_yaml_string("robots: [{file: " + nlohmann::json(std::filesystem::path(path).filename().string()).dump() +
+                                              "}]\noptions: {stepper: spook}\n",
+                                          Location{path, 0})
+                      : load_with_includes(path);
   // Overrides go in before substitution so a changed parameter reaches every use of it.
   for (const auto& text : overrides) apply_override(root, text);
   Scene scene;

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/model.h"
+#include "robots/robot_file.h"
 
 namespace graspsim {
 
@@ -27,10 +28,14 @@ struct Scene {
   std::map<std::string, double> parameters;   // final values after --set
   std::map<std::string, std::string> text_parameters;  // parameters whose value is a word (solver: split)
   nlohmann::json resolved;                    // the scene after includes, --set and substitution
+  std::vector<RobotSummary> robots;           // of the robot files it loaded, in order
 };
 
 // `overrides` are "parameters.NAME=value" or "key.path=value" (list items by name or index);
 // values are parsed as YAML. Throws InputError naming the file, line and key on any problem.
+// A robot file (is_robot_file: .xml, .mjcf, .urdf) loads as a scene of that robot alone,
+// stepped by SPOOK at the file's time step, for 1 s; its overrides may set only duration
+// and options.* values.
 Scene load_scene(const std::string& path, const std::vector<std::string>& overrides = {});
 
 }  // namespace graspsim

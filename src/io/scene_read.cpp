@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "io/scene_fields.h"
 #include "io/scene_internal.h"
+#include "robots/robot_file.h"
 #include "collision/mesh_io.h"
 
 namespace graspsim::scene_detail {
@@ -256,12 +257,35 @@ void read_equality(const YamlNode& e, const std::string& section, ModelBuilder& 
   builder.add_equality(std::move(d));
 }
 
+// A robot file (MJCF or URDF), placed on a body of the scene (default the world).
+void read_robot(const YamlNode& r, const std::string& section, const std::string& scene_path, ModelBuilder& builder,
+                Scene& scene) {
+  expect_map(r, section);
+  check_keys(r, section, {"file", "prefix", "parent", "pos", "quat", "euler_deg"});
+  RobotPlacement placement;
+  const std::string file = as_string(require_key(r, "file", section), "file");
+  if (const YamlNode* v = r.find("prefix")) placement.prefix = as_string(*v, "prefix");
+  if (const YamlNode* v = r.find("parent")) placement.parent = as_string(*v, "parent");
+  placement.pose = read_pose(r);
+  const std::filesystem::path path = std::filesystem::path(file).is_absolute()
+                                         ? std::filesystem::path(file)
+                                         : std::filesystem::path(scene_path).parent_path() / file;
+  try {
+    scene.robots.push_back(add_robot(builder, path.string(), placement));
+  } catch (const InputError& e) {
+    throw InputError(r.loc.str() + ": " + section + ": " + e.what());
+  }
+}
+
 }  // namespace
 
 void read_scene(const YamlNode& root, const std::string& scene_path, ModelBuilder& builder, Scene& scene) {
   check_keys(root, "the scene",
              {"parameters", "duration", "options", "recording", "materials", "contact_materials", "default_contact",
-              "meshes", "geoms", "bodies", "actuators", "equalities", "exclude"});
+              "meshes", "geoms", "bodies", "actuators", "equalities", "exclude", "robots"});
+  // Robot files first: their <option> sets dt and gravity, which the scene's options override.
+  const auto& robots = items(root, "robots");
+  for (size_t i = 0; i < robots.size(); ++i) read_robot(robots[i], "robots item " + std::to_string(i + 1), scene_path, builder, scene);
   if (const YamlNode* v = root.find("duration")) {
     scene.duration = as_number(*v, "duration");
     if (scene.duration <= 0) throw InputError(v->loc.str() + ": key 'duration': must be positive");
