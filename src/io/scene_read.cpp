@@ -282,22 +282,23 @@ void read_robot(const YamlNode& r, const std::string& section, const std::string
 void read_scene(const YamlNode& root, const std::string& scene_path, ModelBuilder& builder, Scene& scene) {
   check_keys(root, "the scene",
              {"parameters", "duration", "options", "recording", "materials", "contact_materials", "default_contact",
-              "meshes", "geoms", "bodies", "actuators", "equalities", "exclude", "robots"});
-  // Robot files first: their <option> sets dt and gravity, which the scene's options override.
-  const auto& robots = items(root, "robots");
-  for (size_t i = 0; i < robots.size(); ++i) read_robot(robots[i], "robots item " + std::to_string(i + 1), scene_path, builder, scene);
+              "meshes", "geoms", "bodies", "actuators", "equalities", "exclude", "robots", "controls"});
   if (const YamlNode* v = root.find("duration")) {
     scene.duration = as_number(*v, "duration");
     if (scene.duration <= 0) throw InputError(v->loc.str() + ": key 'duration': must be positive");
   }
-  if (const YamlNode* v = root.find("options"); v && !v->is_null()) read_options(*v, builder.options());
-  if (const YamlNode* v = root.find("recording"); v && !v->is_null()) read_recording(*v, scene.recording);
-  for (const auto& m : items(root, "materials")) builder.add_material(as_string(m, "materials"), m.loc.str());
+  // Robot files after the default contact (their materials' pairs start from it) and
+  // before the options (their <option> sets dt and gravity, which the scene's override).
   if (const YamlNode* v = root.find("default_contact"); v && !v->is_null()) {
     expect_map(*v, "default_contact");
     check_keys(*v, "default_contact", kContactKeys);
     read_contact(*v, builder.default_contact());
   }
+  const auto& robots = items(root, "robots");
+  for (size_t i = 0; i < robots.size(); ++i) read_robot(robots[i], "robots item " + std::to_string(i + 1), scene_path, builder, scene);
+  if (const YamlNode* v = root.find("options"); v && !v->is_null()) read_options(*v, builder.options());
+  if (const YamlNode* v = root.find("recording"); v && !v->is_null()) read_recording(*v, scene.recording);
+  for (const auto& m : items(root, "materials")) builder.add_material(as_string(m, "materials"), m.loc.str());
   const auto& cms = items(root, "contact_materials");
   for (size_t i = 0; i < cms.size(); ++i) {
     const YamlNode& c = cms[i];
@@ -327,6 +328,16 @@ void read_scene(const YamlNode& root, const std::string& scene_path, ModelBuilde
   for (size_t i = 0; i < acts.size(); ++i) read_actuator(acts[i], section_name(acts[i], "actuator", "actuators", i), builder);
   const auto& eqs = items(root, "equalities");
   for (size_t i = 0; i < eqs.size(); ++i) read_equality(eqs[i], section_name(eqs[i], "equality", "equalities", i), builder);
+  // Commands for actuators defined elsewhere (a robot file's): {actuator, command}.
+  const auto& controls = items(root, "controls");
+  for (size_t i = 0; i < controls.size(); ++i) {
+    const YamlNode& c = controls[i];
+    const std::string section = "controls item " + std::to_string(i + 1);
+    expect_map(c, "controls");
+    check_keys(c, section, {"actuator", "command"});
+    builder.set_command(as_string(require_key(c, "actuator", section), "actuator"),
+                        as_signal(require_key(c, "command", section), "command"), c.loc.str());
+  }
   for (const auto& pair : items(root, "exclude")) {
     const auto names = as_strings(pair, "exclude", 2);
     builder.exclude_pair(names[0], names[1], pair.loc.str());

@@ -168,6 +168,18 @@ VecX initial_q(const BodyDef& d, const Joint& j) {
 
 ModelBuilder::ModelBuilder() { materials_.emplace_back("default", ""); }
 
+void ModelBuilder::set_command(const std::string& actuator, Signal command, const std::string& source) {
+  for (auto& a : actuators_)
+    if (a.name == actuator) {
+      a.command = std::move(command);
+      return;
+    }
+  std::string known;
+  for (const auto& a : actuators_) known += (known.empty() ? "" : ", ") + a.name;
+  throw InputError(where("control", actuator, source) + ": no actuator '" + actuator + "' (actuators: " +
+                   (known.empty() ? "none" : known) + ")");
+}
+
 void ModelBuilder::add_material(const std::string& name, const std::string& source) {
   for (const auto& [n, s] : materials_)
     if (n == name) {

@@ -113,6 +113,9 @@ class ModelBuilder {
   void add_actuator(ActuatorDef def) { actuators_.push_back(std::move(def)); }
   void add_equality(EqualityDef def) { equalities_.push_back(std::move(def)); }
   void add_keyframe(KeyframeDef def) { keyframes_.push_back(std::move(def)); }
+  // Sets the command of an actuator added earlier (a robot file's, driven by a scene);
+  // throws InputError naming `source` when there is no such actuator.
+  void set_command(const std::string& actuator, Signal command, const std::string& source);
   void exclude_pair(const std::string& body_a, const std::string& body_b, const std::string& source = "");
   Options& options() { return options_; }
   ContactMaterial& default_contact() { return default_contact_; }

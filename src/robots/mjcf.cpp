@@ -35,6 +35,11 @@ struct ElementRules {
 
 const std::string kContactParams =
     "ignored: graspsim's contact material sets stiffness and damping (docs/robots.md)";
+// MJCF equalities are soft in MuJoCo (solref/solimp); here they get a stiff but finite
+// spring, whose compliance also keeps redundant rows solvable (a planar loop's connect
+// has a row that no joint can move).
+constexpr double kEqualityStiffness = 1e8;  // N/m and N·m/rad
+
 const std::string kLimitParams = "ignored: joint limits are rigid SPOOK rows";
 
 const std::map<std::string, ElementRules>& rules() {
@@ -901,6 +906,7 @@ void read_equality(Context& c, const XmlElement& e) {
     d.name = c.name(v.str("name", "equality" + std::to_string(c.summary.equality - 1)));
     d.source = child.where();
     if (auto sr = v.nums("solref", 2, 2); sr && (*sr)[0] > 0.0) d.damping = (*sr)[0];  // relaxation time
+    d.stiffness = kEqualityStiffness;
     if (joint) {
       d.type = EqualityType::Joint;
       const std::string j1 = v.str("joint1"), j2 = v.str("joint2");
