@@ -232,3 +232,61 @@ TEST(SpookFreeFlight, FastTumbleAtLargeStepsNeverGainsEnergy) {
 
 }  // namespace
 }  // namespace graspsim
+
+namespace graspsim {
+namespace {
+
+// Two rods hanging from hinges at their top ends (joint anchors half a rod above their
+// frames), coupled q_a = 2 q_b by a joint equality. Small oscillations of the coupled
+// system: ω² = g (4 m d_a + m d_b) / (4 I_a + I_b), with I = m L²/3 about the hinge,
+// d = L/2; the coupling holds throughout.
+TEST(SpookEquality, JointCouplingWithAnchoredHinges) {
+  const double m = 1.0, L = 0.4, theta0 = 0.02;
+  ModelBuilder b;
+  b.options() = spook_options();
+  for (const char* name : {"a", "b"}) {
+    BodyDef rod;
+    rod.name = name;
+    rod.pose.p = Vec3(name[0] == 'a' ? 0.0 : 1.0, 0, 1 - L / 2);
+    rod.joint.type = JointType::Revolute;
+    rod.joint.name = std::string(name) + "_hinge";
+    rod.joint.axis = Vec3::UnitY();
+    rod.joint.anchor = Vec3(0, 0, L / 2);
+    rod.joint.q_init = VecX::Constant(1, name[0] == 'a' ? 2 * theta0 : theta0);
+    rod.mass = m;
+    rod.com = Vec3::Zero();
+    const double Ic = m * L * L / 12.0;
+    rod.inertia = Vec3(Ic, Ic, 1e-6).asDiagonal().toDenseMatrix();
+    b.add_body(rod);
+  }
+  EqualityDef couple;
+  couple.name = "couple";
+  couple.type = EqualityType::Joint;
+  couple.joint_a = "a_hinge";
+  couple.joint_b = "b_hinge";
+  couple.poly = {0.0, 2.0, 0.0, 0.0, 0.0};
+  b.add_equality(couple);
+  auto model = b.build();
+
+  State s = make_state(*model);
+  Workspace ws;
+  std::vector<double> crossings;
+  double prev = s.q[1], prev_t = 0.0, worst = 0.0;
+  while (s.t < 6.0) {
+    step(*model, s, ws);
+    if (prev < 0.0 && s.q[1] >= 0.0) crossings.push_back(prev_t + (s.t - prev_t) * (-prev) / (s.q[1] - prev));
+    prev = s.q[1];
+    prev_t = s.t;
+    worst = std::max(worst, std::abs(s.q[0] - 2.0 * s.q[1]));
+  }
+  ASSERT_GE(crossings.size(), 3u);
+  const double period = (crossings.back() - crossings.front()) / static_cast<double>(crossings.size() - 1);
+  const double I = m * L * L / 3.0, d = L / 2;
+  const double expected = 2 * std::numbers::pi * std::sqrt((4 * I + I) / (9.81 * (4 * m * d + m * d)));
+  // O(h) discretisation and the finite amplitude, as for the connect pendulum above.
+  EXPECT_NEAR(period / expected, 1.0, 5e-3) << "period " << period << " s, expected " << expected << " s";
+  EXPECT_LT(worst, 1e-5) << "rad off the coupling";
+}
+
+}  // namespace
+}  // namespace graspsim
