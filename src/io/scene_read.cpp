@@ -261,11 +261,13 @@ void read_equality(const YamlNode& e, const std::string& section, ModelBuilder& 
 void read_robot(const YamlNode& r, const std::string& section, const std::string& scene_path, ModelBuilder& builder,
                 Scene& scene) {
   expect_map(r, section);
-  check_keys(r, section, {"file", "prefix", "parent", "pos", "quat", "euler_deg"});
+  check_keys(r, section, {"file", "prefix", "parent", "site", "pos", "quat", "euler_deg"});
   RobotPlacement placement;
   const std::string file = as_string(require_key(r, "file", section), "file");
   if (const YamlNode* v = r.find("prefix")) placement.prefix = as_string(*v, "prefix");
   if (const YamlNode* v = r.find("parent")) placement.parent = as_string(*v, "parent");
+  if (const YamlNode* v = r.find("site")) placement.site = as_string(*v, "site");
+  if (r.find("parent") && r.find("site")) throw InputError(r.loc.str() + ": " + section + ": give either 'parent' or 'site', not both");
   placement.pose = read_pose(r);
   const std::filesystem::path path = std::filesystem::path(file).is_absolute()
                                          ? std::filesystem::path(file)

@@ -164,6 +164,47 @@ VecX initial_q(const BodyDef& d, const Joint& j) {
   return q;
 }
 
+// A keyframe over some joints and actuators, in the whole model's q, v and ctrl (the rest
+// at their initial values).
+Keyframe expand_keyframe(const Model& m, const KeyframeDef& kd, const std::string& w) {
+  Keyframe k = kd.key;
+  k.q = m.q0;
+  k.v = m.v0;
+  k.ctrl = VecX::Zero(static_cast<Eigen::Index>(m.actuators.size()));
+  Eigen::Index iq = 0, iv = 0;
+  for (const auto& name : kd.joints) {
+    const int id = m.find_joint(name);
+    require(id >= 0, w, "unknown joint '" + name + "'");
+    const Joint& j = m.joints[id];
+    if (kd.key.q.size() > 0) {
+      require(iq + j.nq <= kd.key.q.size(), w, "q has " + std::to_string(kd.key.q.size()) + " values, too few for its joints");
+      k.q.segment(j.qadr, j.nq) = kd.key.q.segment(iq, j.nq);
+    }
+    if (kd.key.v.size() > 0) {
+      require(iv + j.nv <= kd.key.v.size(), w, "v has " + std::to_string(kd.key.v.size()) + " values, too few for its joints");
+      k.v.segment(j.vadr, j.nv) = kd.key.v.segment(iv, j.nv);
+    }
+    iq += j.nq;
+    iv += j.nv;
+  }
+  require(kd.key.q.size() == 0 || kd.key.q.size() == iq, w,
+          "q has " + std::to_string(kd.key.q.size()) + " values, its joints need " + std::to_string(iq));
+  require(kd.key.v.size() == 0 || kd.key.v.size() == iv, w,
+          "v has " + std::to_string(kd.key.v.size()) + " values, its joints need " + std::to_string(iv));
+  if (kd.key.ctrl.size() > 0) {
+    require(kd.key.ctrl.size() == static_cast<Eigen::Index>(kd.actuators.size()), w,
+            "ctrl has " + std::to_string(kd.key.ctrl.size()) + " values, the file has " +
+                std::to_string(kd.actuators.size()) + " actuators");
+    for (size_t i = 0; i < kd.actuators.size(); ++i) {
+      if (kd.actuators[i].empty()) continue;
+      const int a = m.find_actuator(kd.actuators[i]);
+      require(a >= 0, w, "unknown actuator '" + kd.actuators[i] + "'");
+      k.ctrl[a] = kd.key.ctrl[static_cast<Eigen::Index>(i)];
+    }
+  }
+  return k;
+}
+
 }  // namespace
 
 ModelBuilder::ModelBuilder() { materials_.emplace_back("default", ""); }
@@ -329,7 +370,19 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
     m->geoms.push_back(g);
   }
 
+  std::set<std::string> site_names;
+  for (const auto& sd : sites_) {
+    const std::string w = where("site", sd.name, sd.source);
+    require(!sd.name.empty(), sd.source, "a site has no name");
+    require(site_names.insert(sd.name).second, w, "defined twice");
+    require(body_ids.count(sd.body), w, "unknown body '" + sd.body + "'");
+    require(all_finite(sd.pose.p) && all_finite(sd.pose.q.coeffs()) && sd.pose.q.norm() > 1e-9, w, "pose is not finite");
+    m->sites.push_back({sd.name, body_ids.at(sd.body), {sd.pose.p, sd.pose.q.normalized()}});
+  }
+
   // Mass properties: explicit values win, geoms fill in the rest.
+  std::vector<char> carries_body(static_cast<size_t>(m->nbody()), 0);
+  for (int b = 1; b < m->nbody(); ++b) carries_body[static_cast<size_t>(m->bodies[b].parent)] = 1;
   for (int b = 1; b < m->nbody(); ++b) {
     const BodyDef& d = *def_of[b];
     Body& body = m->bodies[b];
@@ -349,7 +402,10 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
     }
     const Joint& j = m->joints[body.joint];
     const bool dynamic = j.nv > 0 && !body.kinematic;
-    if (dynamic) {
+    // A massless link between two joints (a robot file's body with several joints) is
+    // fine: the bodies it carries give its dofs their inertia.
+    const bool massless_link = d.mass && *d.mass == 0.0 && body.inertia.isZero() && carries_body[static_cast<size_t>(b)];
+    if (dynamic && !massless_link) {
       require(body.mass > 0.0, w, "mass must be positive, got " + std::to_string(body.mass) +
                                       (d.mass ? "" : " (no mass given and no solid geoms to compute it from)"));
       validate_inertia(body.inertia, w);
@@ -509,6 +565,7 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
   for (const auto& kd : keyframes_) {
     const std::string w = where("keyframe", kd.key.name, kd.source);
     Keyframe k = kd.key;
+    if (!kd.joints.empty()) k = expand_keyframe(*m, kd, w);
     auto sized = [&](VecX& x, const VecX& fallback, const char* what) {
       if (x.size() == 0) x = fallback;
       require(x.size() == fallback.size(), w,
@@ -516,6 +573,12 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
       require(all_finite(x), w, std::string(what) + " is not finite");
     };
     sized(k.q, m->q0, "q");
+    for (const Joint& j : m->joints)  // orientations are unit quaternions (as MuJoCo makes them)
+      if (j.type == JointType::Free || j.type == JointType::Ball) {
+        auto quat = k.q.segment<4>(j.qadr + (j.type == JointType::Free ? 3 : 0));
+        require(quat.norm() > 1e-9, w, "joint '" + j.name + "': the orientation quaternion is zero");
+        quat.normalize();
+      }
     sized(k.v, m->v0, "v");
     sized(k.ctrl, VecX::Zero(static_cast<Eigen::Index>(m->actuators.size())), "ctrl");
     require_finite(k.time, w, "time");

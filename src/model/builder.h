@@ -56,6 +56,13 @@ struct GeomDef {
   std::string source;
 };
 
+struct SiteDef {
+  std::string name;
+  std::string body = "world";
+  Pose pose;                       // in the body frame
+  std::string source;
+};
+
 struct ContactMaterialDef {
   std::string material_a, material_b;
   ContactMaterial props;           // material indices and source are filled in by build()
@@ -98,6 +105,9 @@ struct EqualityDef {
 
 struct KeyframeDef {
   Keyframe key;                    // empty q, v or ctrl: the model's initial values (ctrl 0)
+  // When set, key.q and key.v cover only these joints (in this order) and key.ctrl only
+  // these actuators ("" for a value to skip): a robot file's keyframe in a larger model.
+  std::vector<std::string> joints, actuators;
   std::string source;
 };
 
@@ -106,8 +116,20 @@ class ModelBuilder {
   ModelBuilder();
   void add_body(BodyDef def) { bodies_.push_back(std::move(def)); }
   void add_geom(GeomDef def) { geoms_.push_back(std::move(def)); }
+  void add_site(SiteDef def) { sites_.push_back(std::move(def)); }
+  // A site added so far, or null (robot files attach to the sites of those loaded before).
+  const SiteDef* find_site(const std::string& name) const {
+    for (const auto& s : sites_)
+      if (s.name == name) return &s;
+    return nullptr;
+  }
   void add_mesh(std::shared_ptr<const Mesh> mesh) { meshes_.push_back(std::move(mesh)); }
   void add_material(const std::string& name, const std::string& source = "");
+  bool has_material(const std::string& name) const {
+    for (const auto& [n, s] : materials_)
+      if (n == name) return true;
+    return false;
+  }
   void add_contact_material(ContactMaterialDef def) { contact_materials_.push_back(std::move(def)); }
   void add_tendon(TendonDef def) { tendons_.push_back(std::move(def)); }
   void add_actuator(ActuatorDef def) { actuators_.push_back(std::move(def)); }
@@ -127,6 +149,7 @@ class ModelBuilder {
  private:
   std::vector<BodyDef> bodies_;
   std::vector<GeomDef> geoms_;
+  std::vector<SiteDef> sites_;
   std::vector<std::shared_ptr<const Mesh>> meshes_;
   std::vector<std::pair<std::string, std::string>> materials_;  // name, source
   std::vector<ContactMaterialDef> contact_materials_;

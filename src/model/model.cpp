@@ -56,6 +56,7 @@ int Model::find_body(const std::string& name) const { return find_by_name(bodies
 int Model::find_joint(const std::string& name) const { return find_by_name(joints, name); }
 int Model::find_geom(const std::string& name) const { return find_by_name(geoms, name); }
 int Model::find_actuator(const std::string& name) const { return find_by_name(actuators, name); }
+int Model::find_site(const std::string& name) const { return find_by_name(sites, name); }
 
 int Model::body_id(const std::string& name) const {
   const int id = find_body(name);

@@ -133,6 +133,14 @@ struct Geom {
   double margin = 0.0;           // report pairs closer than this as near contacts (m)
 };
 
+// ---- sites ----------------------------------------------------------------------------
+// Named frames on bodies (MJCF <site>): where tools attach, points to measure.
+struct Site {
+  std::string name;
+  int body = 0;
+  Pose X_body_site;
+};
+
 // ---- contact materials ----------------------------------------------------------------
 enum class FrictionModel { Box, ScaledBox, Cone, OrientedBox, Randomized, MultiDirectional, Polyhedral };
 enum class SolverType { Direct, Iterative, Split, DirectIterative };
@@ -333,6 +341,7 @@ struct Model {
   std::vector<Body> bodies;        // bodies[0] is the world; a parent precedes its children
   std::vector<Joint> joints;       // in body order
   std::vector<Geom> geoms;
+  std::vector<Site> sites;
   std::vector<std::shared_ptr<const Mesh>> meshes;
   std::vector<std::string> materials;       // materials[0] == "default"
   std::vector<ContactMaterial> contact_materials;
@@ -358,6 +367,7 @@ struct Model {
   int find_joint(const std::string& name) const;
   int find_geom(const std::string& name) const;
   int find_actuator(const std::string& name) const;
+  int find_site(const std::string& name) const;
   int body_id(const std::string& name) const;
   int joint_id(const std::string& name) const;
 

@@ -14,7 +14,14 @@ bool is_robot_file(const std::string& path) {
   return ext == ".xml" || ext == ".mjcf" || ext == ".urdf";
 }
 
-RobotSummary add_robot(ModelBuilder& builder, const std::string& path, const RobotPlacement& placement) {
+RobotSummary add_robot(ModelBuilder& builder, const std::string& path, const RobotPlacement& where) {
+  RobotPlacement placement = where;
+  if (!where.site.empty()) {  // on a site: its body, at the site's frame
+    const SiteDef* site = builder.find_site(where.site);
+    if (!site) throw InputError(path + ": placed on site '" + where.site + "', which no robot loaded before defines");
+    placement.parent = site->body;
+    placement.pose = site->pose * where.pose;
+  }
   // The root element tells the formats apart; includes are MJCF's only.
   const XmlElement probe = read_xml(path, false);
   if (probe.tag == "robot") return add_urdf(builder, path, placement);

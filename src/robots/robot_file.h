@@ -15,15 +15,17 @@ namespace graspsim {
 // njnt, nv, ngeom, nu, neq, ntendon), and what the loader could not map exactly.
 struct RobotSummary {
   int bodies = 0, joints = 0, dof = 0, geoms = 0, actuators = 0, equality = 0, tendons = 0;
-  // "file.xml:12: <geom> attribute 'solmix' is not supported (ignored)", in file order.
+  // "file.xml:12: <geom> attribute 'solref' ignored: ...", each distinct message once, at
+  // its first place, in the order the loader met them.
   std::vector<std::string> warnings;
 };
 
-// Where a robot goes when it is added to a builder (scene files' `model:` entries).
+// Where a robot goes when it is added to a builder (scene files' `robots:` items).
 struct RobotPlacement {
   std::string prefix;              // prepended to every name ("" keeps the file's names)
   std::string parent = "world";    // body the robot's root bodies hang from
-  Pose pose;                       // of the robot's world frame in the parent body
+  std::string site;                // or a site of a robot loaded before (then parent is its body)
+  Pose pose;                       // of the robot's world frame in the parent body (or site)
 };
 
 // Adds the robot in `path` (MJCF .xml or URDF .urdf, told apart by the root element) to

@@ -320,7 +320,11 @@ TEST(Urdf, PlacementPrefixesNamesAndHangsTheRootFromTheParent) {
   placement.parent = "table";
   placement.pose.p = Vec3(0.2, 0, 0.1);
   add_urdf(builder, path, placement);
-  add_urdf(builder, path, {"right/", "table", Pose{Vec3(-0.2, 0, 0.1), Quat::Identity()}});
+  RobotPlacement right;
+  right.prefix = "right/";
+  right.parent = "table";
+  right.pose.p = Vec3(-0.2, 0, 0.1);
+  add_urdf(builder, path, right);
   const auto m = builder.build();
   const Body& base = m->bodies[m->body_id("left/base")];
   EXPECT_EQ(m->bodies[base.parent].name, "table");

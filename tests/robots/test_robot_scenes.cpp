@@ -1,0 +1,70 @@
+// Robot files inside scenes: placed on another robot's site, keyframes in the combined
+// model, the same file twice, and steppers that cannot impose a robot's equalities.
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "io/scene.h"
+#include "kinematics/kinematics.h"
+#include "robots/robot_file.h"
+
+namespace graspsim {
+namespace {
+
+const std::string kSource = GRASPSIM_SOURCE_DIR;
+
+TEST(RobotScenes, GripperSitsOnTheArmsAttachmentSite) {
+  const Scene scene = load_scene(kSource + "/scenes/robots/iiwa_robotiq.yaml");
+  const Model& m = *scene.model;
+  KinematicsData kin;
+  forward_kinematics(m, m.q0, kin);
+  const int site = m.find_site("attachment_site");
+  ASSERT_GE(site, 0);
+  const Pose X_site = kin.X_WB[m.sites[site].body] * m.sites[site].X_body_site;
+  // base_mount hangs from the site at its MJCF pose (0 0 0.007), base 0.0038 above it.
+  const Vec3 base_mount = kin.X_WB[m.body_id("gripper/base_mount")].p;
+  EXPECT_LT((base_mount - X_site * Vec3(0, 0, 0.007)).norm(), 1e-12);
+  EXPECT_EQ(m.bodies[m.body_id("gripper/base_mount")].parent, m.sites[site].body);
+  // The arm's keyframe covers the arm's 7 joints of the 15; the gripper's stay at q0.
+  ASSERT_EQ(m.keyframes.size(), 1u);
+  const Keyframe& home = m.keyframes.front();
+  EXPECT_EQ(home.q.size(), m.nq);
+  const Joint& j4 = m.joints[m.joint_id("joint4")];
+  EXPECT_DOUBLE_EQ(home.q[j4.qadr], -1.5708);
+  EXPECT_EQ(home.q.tail(8), m.q0.tail(8));
+}
+
+TEST(RobotScenes, SameFileTwiceWithPrefixes) {
+  ModelBuilder b;
+  const std::string file = std::string(GRASPSIM_SHARED_DIR) + "/data/models/robotiq_2f85/2f85.xml";
+  RobotPlacement left, right;
+  left.prefix = "left/";
+  right.prefix = "right/";
+  right.pose.p = Vec3(0.3, 0, 0);
+  add_robot(b, file, left);
+  add_robot(b, file, right);
+  const auto m = b.build();
+  EXPECT_EQ(m->actuators.size(), 2u);
+  EXPECT_GE(m->find_body("right/base"), 0);
+}
+
+TEST(RobotScenes, TwoFilesShareTheirFrictionMaterials) {
+  // Both files' geoms have MuJoCo's default friction 1: one material "mu1", one pair.
+  ModelBuilder b;
+  const std::string models = std::string(GRASPSIM_SHARED_DIR) + "/data/models/";
+  add_robot(b, models + "robotiq_2f85/2f85.xml");
+  add_robot(b, models + "shadow_hand/right_hand.xml");
+  const auto m = b.build();
+  int mu1 = 0;
+  for (const auto& name : m->materials) mu1 += name == "mu1";
+  EXPECT_EQ(mu1, 1);
+}
+
+TEST(RobotScenes, TheDynamicsStepperRefusesEqualities) {
+  // The 2F-85's four-bar loops are equality rows: only SPOOK imposes them.
+  EXPECT_THROW(load_scene(std::string(GRASPSIM_SHARED_DIR) + "/data/models/robotiq_2f85/2f85.xml",
+                          {"options.stepper=dynamics"}),
+               InputError);
+}
+
+}  // namespace
+}  // namespace graspsim
