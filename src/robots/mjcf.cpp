@@ -40,6 +40,8 @@ const std::string kContactParams =
 // has a row that no joint can move).
 constexpr double kEqualityStiffness = 1e8;  // N/m and N·m/rad
 
+const std::string kEqualityParams =
+    "ignored: equalities are stiff SPOOK rows (stiffness 1e8) relaxing over solref's time constant";
 const std::string kLimitParams = "ignored: joint limits are rigid SPOOK rows";
 
 const std::map<std::string, ElementRules>& rules() {
@@ -52,8 +54,11 @@ const std::map<std::string, ElementRules>& rules() {
          {"balanceinertia", "not supported (ignored)"},
          {"settotalmass", "not supported (ignored)"},
          {"fusestatic", "not supported (bodies stay separate)"},
-         {"discardvisual", "ignored: visual geoms are kept (they never collide)"}},
-        {"texturedir", "strippath", "convexhull", "usethread"}}},
+         {"discardvisual", "ignored: visual geoms are kept (they never collide)"},
+         {"strippath", "ignored: mesh paths are used as written"},
+         {"convexhull", "ignored: collision meshes are always their convex hull"},
+         {"usethread", "ignored"}},
+        {"texturedir"}}},
       {"option",
        {{"timestep", "gravity"},
         {{"integrator", "ignored: the scene's stepper and integrator apply"},
@@ -115,12 +120,12 @@ const std::map<std::string, ElementRules>& rules() {
          {"face", "not supported: inline mesh data"}},
         {"smoothnormal", "normal", "texcoord", "content_type"}}},
       {"exclude", {{"name", "body1", "body2"}, {}, {}}},
-      {"connect", {{"name", "class", "body1", "body2", "anchor", "active", "solref"}, {{"solimp", kContactParams}}, {}}},
+      {"connect", {{"name", "class", "body1", "body2", "anchor", "active", "solref"}, {{"solimp", kEqualityParams}}, {}}},
       {"weld",
        {{"name", "class", "body1", "body2", "anchor", "relpose", "active", "solref"},
-        {{"solimp", kContactParams}, {"torquescale", "not supported (ignored)"}},
+        {{"solimp", kEqualityParams}, {"torquescale", "not supported (ignored)"}},
         {}}},
-      {"equality_joint", {{"name", "class", "joint1", "joint2", "polycoef", "active", "solref"}, {{"solimp", kContactParams}}, {}}},
+      {"equality_joint", {{"name", "class", "joint1", "joint2", "polycoef", "active", "solref"}, {{"solimp", kEqualityParams}}, {}}},
       {"fixed",
        {{"name", "class"},
         {{"limited", "not supported: tendons only transmit actuator forces"},
@@ -249,6 +254,7 @@ struct Context {
   fs::path mesh_dir, asset_dir;
   int inertia_group_min = 0, inertia_group_max = 5;
   bool exact_mesh_inertia = false;
+  bool in_worldbody = false;  // reading the worldbody's own geoms and sites
 
   std::map<std::string, DefaultClass> classes;
   std::map<std::string, std::pair<std::string, Vec3>> mesh_assets;  // name → file, scale
@@ -257,8 +263,11 @@ struct Context {
   std::vector<BodyInfo> bodies{BodyInfo{"world", "world", "", 0, -1, Pose::Identity()}};
   std::map<std::string, int> body_index;  // MJCF body name → index in bodies
   std::map<std::string, std::pair<int, int>> joint_info;  // MJCF joint name → (nq, body index)
+  std::map<std::string, double> joint_ref;                 // qpos0 of hinges and slides (`ref`)
+  std::vector<std::string> joint_order;                    // graspsim joint names, MuJoCo's order
+  std::vector<std::string> actuator_order;                 // graspsim actuator names, file order
   std::map<std::string, std::string> materials;  // key → material name
-  std::vector<std::tuple<std::string, double, int>> material_list;  // name, friction, priority
+  std::vector<std::tuple<std::string, double, int, bool>> material_list;  // name, friction, priority, new here
   std::set<std::string> geom_names, joint_names;
 
   std::string name(const std::string& n) const { return placement.prefix + n; }
@@ -270,12 +279,15 @@ struct Context {
     return k == it->second.kinds.end() ? nullptr : &k->second;
   }
   // The element's class: its own, else the enclosing childclass, else "main".
-  View view(const XmlElement& e, const std::string& childclass, const std::string& rules_key = "") {
+  // `defaults_tag`: the kind of default that applies when it is not the tag (an
+  // <equality><joint> takes <default><equality>, not <default><joint>).
+  View view(const XmlElement& e, const std::string& childclass, const std::string& rules_key = "",
+            const std::string& defaults_tag = "") {
     check_attributes(e, rules_key.empty() ? e.tag : rules_key);
     std::string cls = childclass.empty() ? "main" : childclass;
     if (const std::string* c = e.find("class")) cls = *c;
     if (!classes.count(cls)) throw InputError(e.where() + ": <" + e.tag + "> uses unknown default class '" + cls + "'");
-    return View{e, defaults_for(cls, e.tag)};
+    return View{e, defaults_for(cls, defaults_tag.empty() ? e.tag : defaults_tag)};
   }
 
   void check_attributes(const XmlElement& e, const std::string& key) {
@@ -577,9 +589,11 @@ std::string material_for(Context& c, double friction, int priority) {
   if (it != c.materials.end()) return it->second;
   std::ostringstream name;
   name << c.placement.prefix << "mu" << friction << (priority ? "_priority" + std::to_string(priority) : "");
-  c.builder.add_material(name.str(), "");
+  // Another robot file loaded before may have made it (and its pairs) already.
+  const bool fresh = !c.builder.has_material(name.str());
+  if (fresh) c.builder.add_material(name.str(), "");
   c.materials[key.str()] = name.str();
-  c.material_list.emplace_back(name.str(), friction, priority);
+  c.material_list.emplace_back(name.str(), friction, priority, fresh);
   return name.str();
 }
 
@@ -614,7 +628,7 @@ std::optional<GeomMass> read_geom(Context& c, const XmlElement& e, const std::st
   g.body = body;
   g.type = s.type;
   g.size = s.size;
-  g.pose = s.pose;
+  g.pose = c.in_worldbody ? c.placement.pose * s.pose : s.pose;
   const int contype = static_cast<int>(v.num("contype", 1)), conaffinity = static_cast<int>(v.num("conaffinity", 1));
   const bool collides = contype != 0 || conaffinity != 0;
   if (contype != conaffinity && collides)
@@ -734,12 +748,22 @@ MassProperties read_inertial(const Context& c, const XmlElement& e) {
 
 void read_body(Context& c, const XmlElement& e, int parent_index, const std::string& parent_childclass);
 
+void read_site(Context& c, const XmlElement& e, const std::string& childclass, const std::string& body, int index) {
+  const View v = c.view(e, childclass);
+  SiteDef d;
+  d.name = v.has("name") ? c.name(v.str("name")) : body + "_site" + std::to_string(index);
+  d.body = body;
+  d.pose = c.in_worldbody ? c.placement.pose * frame(c, v) : frame(c, v);
+  d.source = e.where();
+  c.builder.add_site(std::move(d));
+}
+
 // Reads the body's geoms, inertial and markers (not its child bodies); returns its mass
 // properties in its frame, from <inertial> or from its geoms as compiler inertiafromgeom says.
 MassProperties read_body_parts(Context& c, const XmlElement& e, const std::string& body, const std::string& childclass) {
   std::vector<GeomMass> geoms;
   std::optional<MassProperties> inertial;
-  int geom_index = 0;
+  int geom_index = 0, site_index = 0;
   for (const auto& child : e.children) {
     if (child.tag == "geom") {
       if (auto g = read_geom(c, child, childclass, body, geom_index++)) geoms.push_back(*g);
@@ -747,7 +771,7 @@ MassProperties read_body_parts(Context& c, const XmlElement& e, const std::strin
       c.check_attributes(child, "inertial");
       inertial = read_inertial(c, child);
     } else if (child.tag == "site") {
-      c.warnings.add(child, "<site> is not used (sites are markers)");
+      read_site(c, child, childclass, body, site_index++);
     } else if (child.tag == "camera" || child.tag == "light") {
       c.unsupported_element(child, "is not used (drawing only)");
     } else if (child.tag != "body" && child.tag != "joint" && child.tag != "freejoint") {
@@ -811,7 +835,11 @@ void read_body(Context& c, const XmlElement& e, int parent_index, const std::str
   }
   c.bodies.push_back(BodyInfo{name, name, parent.last, joints.empty() ? parent.weld : index, parent_index, parent.X_world * X});
   c.body_index[mj_name] = index;
-  for (const auto& j : joints) c.joint_info[j.name] = {joint_nq(j.type), index};
+  for (const auto& j : joints) {
+    c.joint_info[j.name] = {joint_nq(j.type), index};
+    c.joint_ref[j.name] = j.q_init && j.q_init->size() == 1 ? (*j.q_init)[0] : 0.0;
+    c.joint_order.push_back(j.name);
+  }
 
   const MassProperties mp = read_body_parts(c, e, name, childclass);
   chain.back().mass = mp.mass;
@@ -863,7 +891,8 @@ void exclude_welded(Context& c) {
     }
   // Bodies welded to the world never collide with the world's geoms.
   for (size_t a = 1; a < B.size(); ++a)
-    if (B[a].weld == 0 && B[a].parent_index != 0) c.builder.exclude_pair("world", B[a].last, "MuJoCo weld rule");
+    if (B[a].weld == 0 && B[a].parent_index != 0)
+      c.builder.exclude_pair(c.placement.parent, B[a].last, "MuJoCo weld rule");
 }
 
 void read_tendon(Context& c, const XmlElement& e) {
@@ -873,7 +902,7 @@ void read_tendon(Context& c, const XmlElement& e) {
       c.unsupported_element(child, "is not supported (skipped): only fixed tendons are");
       continue;
     }
-    const View v = c.view(child, "", "fixed");
+    const View v = c.view(child, "", "fixed", "tendon");
     TendonDef t;
     t.name = c.name(v.str("name", "tendon" + std::to_string(c.summary.tendons - 1)));
     t.source = child.where();
@@ -900,7 +929,7 @@ void read_equality(Context& c, const XmlElement& e) {
       c.unsupported_element(child, "is not supported (skipped)");
       continue;
     }
-    const View v = c.view(child, "", joint ? "equality_joint" : child.tag);
+    const View v = c.view(child, "", joint ? "equality_joint" : child.tag, "equality");
     if (v.str("active", "true") == "false") c.warnings.add(child, "<" + child.tag + " active=\"false\"> is loaded active");
     EqualityDef d;
     d.name = c.name(v.str("name", "equality" + std::to_string(c.summary.equality - 1)));
@@ -916,6 +945,8 @@ void read_equality(Context& c, const XmlElement& e) {
       if (j1.empty()) throw InputError(child.where() + ": <joint> equality needs joint1");
       d.joint_a = c.name(j1);
       d.joint_b = j2.empty() ? "" : c.name(j2);
+      d.ref_a = c.joint_ref[d.joint_a];  // MuJoCo: q1 − qpos0₁ = poly(q2 − qpos0₂)
+      if (!j2.empty()) d.ref_b = c.joint_ref[d.joint_b];
       auto p = v.nums("polycoef", 1, 5).value_or(std::vector<double>{0, 1, 0, 0, 0});
       d.poly = {0, 0, 0, 0, 0};
       for (size_t i = 0; i < p.size(); ++i) d.poly[i] = p[i];
@@ -948,6 +979,7 @@ void read_actuator(Context& c, const XmlElement& e) {
     ++c.summary.actuators;
     if (!kActuatorTags.count(child.tag)) {
       c.unsupported_element(child, "is not supported (skipped): general, position, motor and velocity are");
+      c.actuator_order.emplace_back();
       continue;
     }
     const View v = c.view(child, "", "actuator");
@@ -1021,6 +1053,7 @@ void read_actuator(Context& c, const XmlElement& e) {
       a.ctrl_gain = gain;
       a.ctrl_bias = b0;
     }
+    c.actuator_order.push_back(a.name);
     c.builder.add_actuator(std::move(a));
   }
 }
@@ -1045,6 +1078,8 @@ void read_keyframes(Context& c, const XmlElement& e) {
     d.key.v = vec("qvel");
     d.key.ctrl = vec("ctrl");
     d.source = child.where();
+    d.joints = c.joint_order;
+    d.actuators = c.actuator_order;
     c.builder.add_keyframe(std::move(d));
   }
 }
@@ -1054,8 +1089,9 @@ void add_contact_materials(Context& c) {
   const auto& M = c.material_list;
   for (size_t i = 0; i < M.size(); ++i)
     for (size_t j = i; j < M.size(); ++j) {
-      const auto& [na, fa, pa] = M[i];
-      const auto& [nb, fb, pb] = M[j];
+      const auto& [na, fa, pa, new_a] = M[i];
+      const auto& [nb, fb, pb, new_b] = M[j];
+      if (!new_a && !new_b) continue;  // that pair came with the earlier file
       ContactMaterialDef d;
       d.material_a = na;
       d.material_b = nb;
@@ -1081,6 +1117,7 @@ RobotSummary add_mjcf(ModelBuilder& builder, const XmlElement& root, const std::
       c.classes.erase("main");
       read_default(c, e, "");
     }
+  builder.options().dt = 0.002;  // MuJoCo's default time step, unless <option> sets one
   for (const auto& e : root.children) {
     if (e.tag == "option") read_option(c, e);
     else if (e.tag == "asset") read_asset(c, e);
@@ -1090,13 +1127,16 @@ RobotSummary add_mjcf(ModelBuilder& builder, const XmlElement& root, const std::
       for (const auto& child : e.children) {
         if (child.tag == "body") read_body(c, child, 0, "");
       }
-      // The worldbody's own geoms belong to the world (or the placement's parent).
-      int k = 0;
+      // The worldbody's own geoms and sites belong to the placement's parent, placed.
+      c.in_worldbody = true;
+      int k = 0, ks = 0;
       for (const auto& child : e.children)
         if (child.tag == "geom") read_geom(c, child, "", placement.parent, k++);
-        else if (child.tag == "light" || child.tag == "camera" || child.tag == "site")
+        else if (child.tag == "site") read_site(c, child, "", placement.parent, ks++);
+        else if (child.tag == "light" || child.tag == "camera")
           c.unsupported_element(child, "is not used (drawing only)");
         else if (child.tag != "body") c.unsupported_element(child);
+      c.in_worldbody = false;
     }
   for (const auto& e : root.children) {
     if (e.tag == "contact") read_contact(c, e);
@@ -1105,12 +1145,14 @@ RobotSummary add_mjcf(ModelBuilder& builder, const XmlElement& root, const std::
   for (const auto& e : root.children) {
     if (e.tag == "equality") read_equality(c, e);
     else if (e.tag == "actuator") read_actuator(c, e);
-    else if (e.tag == "keyframe") read_keyframes(c, e);
+    else if (e.tag == "keyframe") continue;  // after the actuators, whatever the file's order
     else if (kDrawingElements.count(e.tag)) c.unsupported_element(e, "is not used");
     else if (e.tag != "compiler" && e.tag != "default" && e.tag != "option" && e.tag != "asset" && e.tag != "worldbody" &&
              e.tag != "contact" && e.tag != "tendon")
       c.unsupported_element(e);
   }
+  for (const auto& e : root.children)
+    if (e.tag == "keyframe") read_keyframes(c, e);
   exclude_welded(c);
   add_contact_materials(c);
   c.summary.warnings = c.warnings.list();

@@ -36,7 +36,11 @@ constexpr double kPositionTolerance = 1e-9;  // m, per body
 constexpr double kRelativeTolerance = 1e-9;  // of the largest |entry| of MuJoCo's matrix or vector
 constexpr int kMaxReported = 10;             // mismatches listed one by one per test
 
-std::string model_path(const std::string& file) { return std::string(GRASPSIM_SHARED_DIR) + "/data/models/" + file; }
+// Menagerie files by their folder; graspsim's own fixtures by their path under the source tree.
+std::string model_path(const std::string& file) {
+  if (file.rfind("tests/", 0) == 0) return std::string(GRASPSIM_SOURCE_DIR) + "/" + file;
+  return std::string(GRASPSIM_SHARED_DIR) + "/data/models/" + file;
+}
 
 // Both models of one file, loaded once per test program.
 struct Robot {
@@ -368,6 +372,8 @@ INSTANTIATE_TEST_SUITE_P(Menagerie, MujocoCrosscheck,
                                            std::string("robotiq_2f85/2f85.xml"),
                                            std::string("kuka_iiwa_14/iiwa14.xml"),
                                            std::string("franka_emika_panda/panda.xml")),
+                         test_name);
+INSTANTIATE_TEST_SUITE_P(Fixture, MujocoCrosscheck, ::testing::Values(std::string("tests/robots/data/features.xml")),
                          test_name);
 
 }  // namespace
