@@ -55,7 +55,8 @@ YamlNode load_included(const YamlNode& item, const fs::path& dir, IncludeChain& 
     if (model && model->is_scalar()) {
       const std::string ext = fs::path(model->scalar).extension().string();
       if (ext == ".urdf" || ext == ".xml")
-        throw InputError(item.loc.str() + ": robot model loading (URDF/MJCF) is not available yet");
+        throw InputError(item.loc.str() + ": robot files are loaded under 'robots:' ({file: " + model->scalar +
+                         "}), not included");
       throw InputError(model->loc.str() + ": key 'model': expected a .urdf or .xml file, got '" + model->scalar + "'");
     }
   }

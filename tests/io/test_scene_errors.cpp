@@ -102,8 +102,8 @@ TEST(SceneErrors, IncludeCycleShowsTheChain) {
 TEST(SceneErrors, IncludeProblems) {
   EXPECT_CONTAINS(error_of("include: [missing.yaml]\n"), "s.yaml:1: cannot open scene file");
   EXPECT_CONTAINS(error_of("include:\n  - {model: robot.urdf, prefix: left_}\n"),
-                  "s.yaml:2: robot model loading (URDF/MJCF) is not available yet");
-  EXPECT_CONTAINS(error_of("include:\n  - {model: robot.xml}\n"), "robot model loading (URDF/MJCF) is not available yet");
+                  "s.yaml:2: robot files are loaded under 'robots:' ({file: robot.urdf}), not included");
+  EXPECT_CONTAINS(error_of("include:\n  - {model: robot.xml}\n"), "robot files are loaded under 'robots:'");
   EXPECT_CONTAINS(input_error([] { load_scene("/nonexistent/scene.yaml"); }), "cannot open scene file '/nonexistent/scene.yaml'");
 }
 
