@@ -1,6 +1,5 @@
 #pragma once
-// Helpers for the io tests: a scratch directory that cleans up after itself, and a
-// matcher-free way to assert on InputError messages.
+// Helpers for the io tests: their data folder; TempDir and input_error (common/temp_dir.h).
 
 #include <gtest/gtest.h>
 
@@ -10,48 +9,12 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "../common/temp_dir.h"
 
 namespace graspsim::test {
 
 inline std::string data_dir() { return std::string(GRASPSIM_SOURCE_DIR) + "/tests/io/data"; }
 
-class TempDir {
- public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = std::filesystem::temp_directory_path() /
-            ("graspsim_io_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" + std::to_string(::getpid()));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  // Writes `text` to `name` (subdirectories are created) and returns the full path.
-  std::string write(const std::string& name, const std::string& text) const {
-    const auto p = path_ / name;
-    std::filesystem::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-    return p.string();
-  }
-  std::string path(const std::string& name = "") const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
-
-// The message of the InputError `f` throws; fails the test if it throws nothing.
-template <typename F>
-std::string input_error(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected an InputError";
-  return "";
-}
 
 }  // namespace graspsim::test
 

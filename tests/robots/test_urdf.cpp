@@ -12,6 +12,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "../common/temp_dir.h"
 #include "core/error.h"
 #include "model/builder.h"
 #include "robots/robot_file.h"
@@ -24,43 +25,8 @@ namespace fs = std::filesystem;
 
 constexpr double kTol = 1e-12;
 
-// A scratch directory that cleans up after itself.
-class TempDir {
- public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() /
-            ("graspsim_urdf_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" + std::to_string(::getpid()));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  // Writes `text` to `name` (subdirectories are created) and returns the full path.
-  std::string write(const std::string& name, const std::string& text) const {
-    const fs::path p = path_ / name;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-    return p.string();
-  }
-  std::string path(const std::string& name = "") const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
-
-template <typename F>
-std::string input_error(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected an InputError";
-  return "";
-}
+using test::TempDir;
+using test::input_error;
 
 #define EXPECT_CONTAINS(haystack, needle) \
   EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "message: " << (haystack) << "\nwanted: " << (needle)
