@@ -230,9 +230,8 @@ struct View {
 
 // ---- the loader -----------------------------------------------------------------------
 struct BodyInfo {
-  std::string name;     // graspsim name (prefixed)
-  std::string last;     // graspsim body carrying the geoms (the last of a multi-joint chain)
-  std::string parent;   // graspsim name of the MJCF parent body ("world" for the worldbody)
+  std::string name;     // graspsim name (prefixed), of the body carrying the geoms (the
+                        // last of a multi-joint chain)
   int weld = 0;         // MuJoCo weld group: index of the nearest ancestor-or-self with a joint
   int parent_index = -1;
   Pose X_world;         // body frame in the robot's world at q0 (for connect anchors)
@@ -259,16 +258,16 @@ struct Context {
   std::map<std::string, DefaultClass> classes;
   std::map<std::string, std::pair<std::string, Vec3>> mesh_assets;  // name → file, scale
   std::map<std::string, std::shared_ptr<const Mesh>> meshes;        // loaded, by name
-  std::map<std::string, std::shared_ptr<const Mesh>> hulls;
-  std::vector<BodyInfo> bodies{BodyInfo{"world", "world", "", 0, -1, Pose::Identity()}};
+  std::map<std::string, std::shared_ptr<const Mesh>> hulls;         // collision meshes, by name
+  std::set<std::string> visual_meshes;                              // meshes added as drawn
+  std::vector<BodyInfo> bodies{BodyInfo{"world", 0, -1, Pose::Identity()}};
   std::map<std::string, int> body_index;  // MJCF body name → index in bodies
-  std::map<std::string, std::pair<int, int>> joint_info;  // MJCF joint name → (nq, body index)
-  std::map<std::string, double> joint_ref;                 // qpos0 of hinges and slides (`ref`)
+  std::map<std::string, double> joint_ref;  // every joint (graspsim name) → its qpos0 (`ref`; 0 if none)
   std::vector<std::string> joint_order;                    // graspsim joint names, MuJoCo's order
   std::vector<std::string> actuator_order;                 // graspsim actuator names, file order
   std::map<std::string, std::string> materials;  // key → material name
   std::vector<std::tuple<std::string, double, int, bool>> material_list;  // name, friction, priority, new here
-  std::set<std::string> geom_names, joint_names;
+  std::set<std::string> geom_names;
 
   std::string name(const std::string& n) const { return placement.prefix + n; }
 
@@ -644,10 +643,7 @@ std::optional<GeomMass> read_geom(Context& c, const XmlElement& e, const std::st
       g.mesh = hull_named(c, mesh, e)->name;
     } else {  // drawing only: the mesh as it is
       auto m = mesh_named(c, mesh, e);
-      if (!c.hulls.count("#visual:" + mesh)) {
-        c.builder.add_mesh(m);
-        c.hulls["#visual:" + mesh] = m;
-      }
+      if (c.visual_meshes.insert(mesh).second) c.builder.add_mesh(m);
       g.type = GeomType::TriangleMesh;
       g.mesh = m->name;
     }
@@ -810,12 +806,14 @@ void read_body(Context& c, const XmlElement& e, int parent_index, const std::str
     c.summary.dof += joint_nv(j.type);
     if (j.type == JointType::Free && (parent_index != 0 || joints.size() > 1))
       throw InputError(e.where() + ": body '" + mj_name + "': a free joint must be the only joint of a child of the worldbody");
-    if (!c.joint_names.insert(j.name).second) throw InputError(e.where() + ": joint name '" + j.name + "' is used twice");
+    const double ref = j.q_init && j.q_init->size() == 1 ? (*j.q_init)[0] : 0.0;
+    if (!c.joint_ref.emplace(j.name, ref).second) throw InputError(e.where() + ": joint name '" + j.name + "' is used twice");
+    c.joint_order.push_back(j.name);
   }
 
   // One graspsim body per joint: massless links carry all but the last joint.
   std::vector<BodyDef> chain(std::max<size_t>(joints.size(), 1));
-  std::string up = parent.last == "world" ? c.placement.parent : parent.last;
+  std::string up = parent.name == "world" ? c.placement.parent : parent.name;
   for (size_t k = 0; k < chain.size(); ++k) {
     BodyDef& b = chain[k];
     const bool last = k + 1 == chain.size();
@@ -833,13 +831,8 @@ void read_body(Context& c, const XmlElement& e, int parent_index, const std::str
     b.source = e.where();
     up = b.name;
   }
-  c.bodies.push_back(BodyInfo{name, name, parent.last, joints.empty() ? parent.weld : index, parent_index, parent.X_world * X});
+  c.bodies.push_back(BodyInfo{name, joints.empty() ? parent.weld : index, parent_index, parent.X_world * X});
   c.body_index[mj_name] = index;
-  for (const auto& j : joints) {
-    c.joint_info[j.name] = {joint_nq(j.type), index};
-    c.joint_ref[j.name] = j.q_init && j.q_init->size() == 1 ? (*j.q_init)[0] : 0.0;
-    c.joint_order.push_back(j.name);
-  }
 
   const MassProperties mp = read_body_parts(c, e, name, childclass);
   chain.back().mass = mp.mass;
@@ -868,7 +861,7 @@ void read_contact(Context& c, const XmlElement& e) {
     if (child.tag == "exclude") {
       c.check_attributes(child, "exclude");
       const int a = body_of(c, child, "body1", false), b = body_of(c, child, "body2", false);
-      c.builder.exclude_pair(c.bodies[static_cast<size_t>(a)].last, c.bodies[static_cast<size_t>(b)].last, child.where());
+      c.builder.exclude_pair(c.bodies[static_cast<size_t>(a)].name, c.bodies[static_cast<size_t>(b)].name, child.where());
     } else {
       c.unsupported_element(child, "is not supported: graspsim collides every allowed pair with its contact "
                                    "material (the pair's own parameters are ignored)");
@@ -887,12 +880,12 @@ void exclude_welded(Context& c) {
       const bool same = wa == wb;
       const bool family = wa != 0 && wb != 0 && (weld_parent(wa) == wb || weld_parent(wb) == wa);
       const bool direct = B[a].parent_index == static_cast<int>(b) || B[b].parent_index == static_cast<int>(a);
-      if ((same || family) && !direct) c.builder.exclude_pair(B[a].last, B[b].last, "MuJoCo weld rule");
+      if ((same || family) && !direct) c.builder.exclude_pair(B[a].name, B[b].name, "MuJoCo weld rule");
     }
   // Bodies welded to the world never collide with the world's geoms.
   for (size_t a = 1; a < B.size(); ++a)
     if (B[a].weld == 0 && B[a].parent_index != 0)
-      c.builder.exclude_pair(c.placement.parent, B[a].last, "MuJoCo weld rule");
+      c.builder.exclude_pair(c.placement.parent, B[a].name, "MuJoCo weld rule");
 }
 
 void read_tendon(Context& c, const XmlElement& e) {
@@ -914,7 +907,7 @@ void read_tendon(Context& c, const XmlElement& e) {
       c.check_attributes(term, "tendon_joint");
       const View tv{term};
       const std::string j = tv.str("joint");
-      if (!c.joint_info.count(c.name(j))) throw InputError(term.where() + ": <joint> names no joint: '" + j + "'");
+      if (!c.joint_ref.count(c.name(j))) throw InputError(term.where() + ": <joint> names no joint: '" + j + "'");
       t.joints.emplace_back(c.name(j), tv.num("coef", 1.0));
     }
     c.builder.add_tendon(std::move(t));
@@ -940,7 +933,7 @@ void read_equality(Context& c, const XmlElement& e) {
       d.type = EqualityType::Joint;
       const std::string j1 = v.str("joint1"), j2 = v.str("joint2");
       for (const auto& j : {j1, j2})
-        if (!j.empty() && !c.joint_info.count(c.name(j)))
+        if (!j.empty() && !c.joint_ref.count(c.name(j)))
           throw InputError(child.where() + ": <joint> equality names no joint: '" + j + "'");
       if (j1.empty()) throw InputError(child.where() + ": <joint> equality needs joint1");
       d.joint_a = c.name(j1);
@@ -958,8 +951,8 @@ void read_equality(Context& c, const XmlElement& e) {
     d.type = child.tag == "weld" ? EqualityType::Weld : EqualityType::Connect;
     // Anchors are in body1's frame; body2's follows from the configuration as written
     // (the constraint holds at q0), as in MuJoCo.
-    d.body_a = A.last;
-    d.body_b = B.last;
+    d.body_a = A.name;
+    d.body_b = B.name;
     d.anchor_a = v.vec3("anchor", Vec3::Zero());
     d.anchor_b = B.X_world.inverse() * (A.X_world * d.anchor_a);
     d.relative = (A.X_world.q.conjugate() * B.X_world.q).normalized();
@@ -991,8 +984,7 @@ void read_actuator(Context& c, const XmlElement& e) {
       throw InputError(child.where() + ": <" + child.tag + "> needs a joint or a tendon (site and body transmissions are "
                        "not supported)");
     if (!joint.empty()) {
-      auto it = c.joint_info.find(c.name(joint));
-      if (it == c.joint_info.end()) throw InputError(child.where() + ": <" + child.tag + "> names no joint: '" + joint + "'");
+      if (!c.joint_ref.count(c.name(joint))) throw InputError(child.where() + ": <" + child.tag + "> names no joint: '" + joint + "'");
       a.joint = c.name(joint);
     } else {
       a.tendon = c.name(tendon);
