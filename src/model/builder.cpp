@@ -1,5 +1,6 @@
 #include "model/builder.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -592,6 +593,11 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
     const int ia = body_ids.at(a), ib = body_ids.at(b);
     m->excluded_body_pairs.emplace_back(std::min(ia, ib), std::max(ia, ib));
   }
+  // Sorted once, so the broadphase's check per candidate pair is a binary search (robot
+  // files add many exclusions).
+  auto& ex = m->excluded_body_pairs;
+  std::sort(ex.begin(), ex.end());
+  ex.erase(std::unique(ex.begin(), ex.end()), ex.end());
   return m;
 }
 

@@ -81,7 +81,7 @@ bool Model::bodies_may_collide(int a, int b) const {
   // free bodies still land on the ground.
   if ((bodies[a].parent == b && b != 0) || (bodies[b].parent == a && a != 0)) return false;
   const std::pair<int, int> key{std::min(a, b), std::max(a, b)};
-  return std::find(excluded_body_pairs.begin(), excluded_body_pairs.end(), key) == excluded_body_pairs.end();
+  return !std::binary_search(excluded_body_pairs.begin(), excluded_body_pairs.end(), key);
 }
 
 }  // namespace graspsim

@@ -350,7 +350,7 @@ struct Model {
   std::vector<Actuator> actuators;
   std::vector<Equality> equalities;
   std::vector<Keyframe> keyframes;
-  std::vector<std::pair<int, int>> excluded_body_pairs;  // never collide (a < b)
+  std::vector<std::pair<int, int>> excluded_body_pairs;  // never collide (a < b), sorted, unique
   Options options;
 
   int nq = 0, nv = 0;
