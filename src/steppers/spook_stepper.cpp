@@ -165,13 +165,12 @@ void free_motion(const Model& model, const State& s, const Input& in, Workspace&
   forward_kinematics(model, s.q, ws.kin);
   bias_forces(model, ws.kin, s.v, sc.bias);
   passive_forces(model, s.q, s.v, sc.tau);
+  // Joint damping is implicit: (M + hD)(v⁺ − v) = h(τ − c), τ keeping its −Dv, so that
+  // M v⁺ = M v + h(τ_other − c − Dv⁺) dissipates at any h.
   VecX& damping = sc.damping;
   damping.setZero(nv);
   for (const Joint& j : model.joints)
-    for (int d = j.vadr; d < j.vadr + j.nv; ++d) {
-      damping[d] = j.damping;
-      sc.tau[d] += j.damping * s.v[d];  // damping moves to the implicit side: (M + hD)
-    }
+    for (int d = j.vadr; d < j.vadr + j.nv; ++d) damping[d] = j.damping;
   // Servos are rows (implicit PD); force actuators act here.
   add_actuator_forces(model, in, s.q, s.v, &ws.actuator_effort, sc.tau, ServoForces::Skip);
   VecX& rhs = sc.rhs;

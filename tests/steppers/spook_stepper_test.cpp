@@ -153,6 +153,65 @@ TEST(SpookServos, PositionServoSettlesAndRespectsItsEffortLimit) {
   EXPECT_GT(worst_effort, 9.9);  // kp · 0.2 = 80 N is asked for at first: the limit binds
 }
 
+// A 1 kg slider with joint damping c = 2 N·s/m, launched at 1 m/s: v(t) = e^{−c t / m}.
+// Implicit damping gives (1 + h c / m)^{−n}, within 0.2 % of it at t = 1 s (h c / m = 0.002).
+TEST(SpookDamping, JointDampingDissipatesAtTheClosedFormRate) {
+  ModelBuilder b;
+  b.options() = spook_options();
+  b.options().gravity = Vec3::Zero();
+  BodyDef slider;
+  slider.name = "slider";
+  slider.joint.type = JointType::Prismatic;
+  slider.joint.axis = Vec3::UnitX();
+  slider.joint.damping = 2.0;
+  slider.mass = 1.0;
+  slider.inertia = Mat3::Identity() * 1e-3;
+  b.add_body(slider);
+  auto model = b.build();
+  State s = make_state(*model);
+  s.v[0] = 1.0;
+  Workspace ws;
+  for (int i = 0; i < 1000; ++i) step(*model, s, ws);
+  EXPECT_NEAR(s.v[0], std::exp(-2.0), 2e-3 * std::exp(-2.0));
+  EXPECT_NEAR(s.q[0], (1.0 - std::exp(-2.0)) / 2.0, 2e-3);
+}
+
+// An undamped position servo (kv = 0, MuJoCo's <position>) on a joint whose damping is
+// critical, c = 2 √(kp m): the joint creeps to the set point without overshoot,
+// x(t) = x̄ (1 − (1 + ω t) e^{−ω t}), ω = √(kp / m) = 20 rad/s. (Damping that only added
+// inertia would leave it oscillating between 0 and 2 x̄.) Implicit Euler's error is O(ω h).
+TEST(SpookDamping, CriticallyDampedJointUnderAnUndampedServo) {
+  ModelBuilder b;
+  b.options() = spook_options();
+  b.options().gravity = Vec3::Zero();
+  BodyDef slider;
+  slider.name = "slider";
+  slider.joint.type = JointType::Prismatic;
+  slider.joint.axis = Vec3::UnitX();
+  slider.joint.damping = 40.0;
+  slider.mass = 1.0;
+  slider.inertia = Mat3::Identity() * 1e-3;
+  b.add_body(slider);
+  ActuatorDef servo;
+  servo.name = "servo";
+  servo.joint = "slider_joint";
+  servo.type = ActuatorType::Position;
+  servo.kp = 400.0;
+  servo.command = Signal::Constant(0.1);
+  b.add_actuator(servo);
+  auto model = b.build();
+  State s = make_state(*model);
+  Workspace ws;
+  double highest = 0.0;
+  for (int i = 1; i <= 500; ++i) {
+    step(*model, s, ws);
+    highest = std::max(highest, s.q[0]);
+    const double t = i * 1e-3, wt = 20.0 * t;
+    ASSERT_NEAR(s.q[0], 0.1 * (1.0 - (1.0 + wt) * std::exp(-wt)), 0.1 * 0.02) << "t = " << t;
+  }
+  EXPECT_LE(highest, 0.1);
+}
+
 }  // namespace
 }  // namespace graspsim
 
