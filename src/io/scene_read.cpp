@@ -135,7 +135,8 @@ void read_joint(const YamlNode& j, const std::string& section, JointDef& d) {
     d.type = as_enum<JointType>(j, "joint");
     return;
   }
-  check_keys(j, section, {"type", "name", "axis", "limits", "damping", "armature", "stiffness", "spring_ref", "q", "v"});
+  check_keys(j, section, {"type", "name", "axis", "limits", "damping", "armature", "stiffness", "spring_ref", "frictionloss",
+                          "q", "v"});
   d.type = as_enum<JointType>(require_key(j, "type", section), "type");
   if (const YamlNode* v = j.find("name")) d.name = as_string(*v, "name");
   if (const YamlNode* v = j.find("axis")) d.axis = as_vec3(*v, "axis");
@@ -147,6 +148,7 @@ void read_joint(const YamlNode& j, const std::string& section, JointDef& d) {
   if (const YamlNode* v = j.find("armature")) d.armature = as_number(*v, "armature");
   if (const YamlNode* v = j.find("stiffness")) d.stiffness = as_number(*v, "stiffness");
   if (const YamlNode* v = j.find("spring_ref")) d.spring_ref = as_number(*v, "spring_ref");
+  if (const YamlNode* v = j.find("frictionloss")) d.frictionloss = as_number(*v, "frictionloss");
   if (const YamlNode* v = j.find("q")) d.q_init = as_vecx(*v, "q");
   if (const YamlNode* v = j.find("v")) d.v_init = as_vecx(*v, "v");
 }

@@ -130,7 +130,8 @@ Joint make_joint(const BodyDef& d, int body, int qadr, int vadr) {
     j.lower = jd.limits->first;
     j.upper = jd.limits->second;
   }
-  for (auto [val, what] : {std::pair{jd.damping, "damping"}, {jd.armature, "armature"}, {jd.stiffness, "stiffness"}}) {
+  for (auto [val, what] : {std::pair{jd.damping, "damping"}, {jd.armature, "armature"}, {jd.stiffness, "stiffness"},
+                             {jd.frictionloss, "frictionloss"}}) {
     require_finite(val, w, std::string("joint ") + what);
     require(val >= 0.0, w, std::string("joint ") + what + " must be >= 0, got " + std::to_string(val));
   }
@@ -141,6 +142,7 @@ Joint make_joint(const BodyDef& d, int body, int qadr, int vadr) {
   j.armature = jd.armature;
   j.stiffness = jd.stiffness;
   j.spring_ref = jd.spring_ref;
+  j.frictionloss = jd.frictionloss;
   return j;
 }
 

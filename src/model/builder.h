@@ -23,6 +23,7 @@ struct JointDef {
   Vec3 axis = Vec3::UnitZ();
   std::optional<std::pair<double, double>> limits;
   double damping = 0.0, armature = 0.0, stiffness = 0.0, spring_ref = 0.0;
+  double frictionloss = 0.0;       // dry friction, N·m or N
   Vec3 anchor = Vec3::Zero();      // revolute and ball: the point turned about (body frame)
   std::optional<VecX> q_init;      // default: zero motion (free: the body pose)
   std::optional<VecX> v_init;      // default: zero

@@ -84,6 +84,9 @@ struct Joint {
   double armature = 0.0;         // added to the diagonal of M (rotor inertia)
   double stiffness = 0.0;        // spring to `spring_ref` (revolute, prismatic)
   double spring_ref = 0.0;
+  // Dry friction on every dof (N·m or N; MJCF frictionloss): the joint sticks until the
+  // other generalized forces on it exceed this.
+  double frictionloss = 0.0;
   // The point (body frame) a revolute or ball joint turns about: the body frame itself
   // unless a robot file places the joint elsewhere in its body (MJCF joint pos).
   Vec3 anchor = Vec3::Zero();

@@ -87,12 +87,12 @@ const std::map<std::string, ElementRules>& rules() {
         {}}},
       {"inertial", {{"pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "mass", "diaginertia", "fullinertia"}, {}, {}}},
       {"joint",
-       {{"name", "class", "type", "pos", "axis", "range", "limited", "damping", "armature", "stiffness", "springref", "ref"},
-        {{"frictionloss", "not supported (ignored): graspsim joints have no dry friction"},
-         {"solreflimit", kLimitParams},
+       {{"name", "class", "type", "pos", "axis", "range", "limited", "damping", "armature", "stiffness", "springref", "ref",
+         "frictionloss"},
+        {{"solreflimit", kLimitParams},
          {"solimplimit", kLimitParams},
-         {"solreffriction", "ignored"},
-         {"solimpfriction", "ignored"},
+         {"solreffriction", "ignored: frictionloss rows are rigid"},
+         {"solimpfriction", "ignored: frictionloss rows are rigid"},
          {"margin", kLimitParams},
          {"user", "ignored"}},
         {"group"}}},
@@ -710,6 +710,7 @@ JointDef read_joint(Context& c, const XmlElement& e, const std::string& childcla
   }
   j.damping = v.num("damping", 0.0);
   j.armature = v.num("armature", 0.0);
+  j.frictionloss = v.num("frictionloss", 0.0);
   j.stiffness = v.num("stiffness", 0.0);
   j.spring_ref = scaled(v.num("springref", 0.0));
   if (v.has("ref")) j.q_init = VecX::Constant(1, scaled(v.num("ref", 0.0)));

@@ -376,9 +376,7 @@ class UrdfReader {
     const bool moves = jd.type != JointType::Fixed;
     if (j.dynamics) {
       jd.damping = j.dynamics->damping;
-      if (j.dynamics->friction != 0.0)
-        warn(joint_el ? joint_el->FirstChildElement("dynamics") : nullptr,
-             "<dynamics> friction is not supported (ignored)");
+      jd.frictionloss = j.dynamics->friction;  // Coulomb friction of the joint, N·m or N
     }
     if (moves && limit_el) {
       const double effort = limit_el->DoubleAttribute("effort", 0.0), velocity = limit_el->DoubleAttribute("velocity", 0.0);

@@ -173,10 +173,14 @@ void step_rk4(const Model& model, State& s, const Input& in, Workspace& w, Dynam
 }  // namespace
 
 void validate_dynamics(const Model& model, const DynamicsOptions& o) {
-  // Loop closures and joint couplings are constraint rows; this stepper has none.
+  // Loop closures, joint couplings and dry friction are constraint rows; this stepper has none.
   if (!model.equalities.empty())
     throw InputError("equality '" + model.equalities.front().name +
                      "': equality constraints need a constraint stepper (options: {stepper: spook})");
+  for (const Joint& j : model.joints)
+    if (j.frictionloss > 0.0)
+      throw InputError("joint '" + j.name +
+                       "': frictionloss (dry friction) needs a constraint stepper (options: {stepper: spook})");
   // The scene reader takes only the integrators' names; code may still pass a stray value.
   for (const auto& entry : EnumNames<Integrator>::table)
     if (entry.first == o.integrator) return;

@@ -457,6 +457,20 @@ void add_equality_rows(const Model& model, const State& s, const KinematicsData&
   }
 }
 
+// Joint dry friction (frictionloss): a zero-velocity row per dof whose impulse is bounded
+// by ±frictionloss·h, so the dof sticks until the rest of the forces on it exceed that.
+void add_joint_friction_rows(const Model& model, RowBuilder& rows) {
+  const double h = model.options.dt;
+  const double compliance = spook::velocity_compliance(kFrictionCreep, h);
+  for (const Joint& j : model.joints) {
+    if (j.frictionloss <= 0.0 || model.bodies[j.body].kinematic) continue;
+    for (int d = j.vadr; d < j.vadr + j.nv; ++d) {
+      const int r = rows.add(RowKind::Bounded, 0.0, compliance, -j.frictionloss * h, j.frictionloss * h);
+      rows.triplets.emplace_back(r, d, 1.0);
+    }
+  }
+}
+
 // Position and velocity servos become rows whose impulse is bounded by the effort limits:
 // implicit PD control that stays stable at any gain.
 void add_servo_rows(const Model& model, const State& s, const Input& in, SpookScratch& sc, RowBuilder& rows) {
@@ -523,6 +537,7 @@ void assemble(const Model& model, State& s, const Input& in, const Workspace& ws
   add_limit_rows(model, s, rows);
   add_equality_rows(model, s, ws.kin, rows);
   add_servo_rows(model, s, in, sc, rows);
+  add_joint_friction_rows(model, rows);
 
   const int n = rows.size();
   fill_rows(sc.triplets, n, model.nv, P.J);

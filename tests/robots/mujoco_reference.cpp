@@ -201,6 +201,10 @@ std::vector<MjJointInfo> MujocoReference::joints() const {
     info.limited = model_->jnt_limited[j] != 0;
     info.lower = model_->jnt_range[2 * j];
     info.upper = model_->jnt_range[2 * j + 1];
+    info.damping = model_->dof_damping[info.dofadr];
+    info.armature = model_->dof_armature[info.dofadr];
+    info.frictionloss = model_->dof_frictionloss[info.dofadr];
+    info.stiffness = model_->jnt_stiffness[j];
   }
   return out;
 }

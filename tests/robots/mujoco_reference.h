@@ -38,6 +38,8 @@ struct MjJointInfo {
   int qposadr = 0, dofadr = 0;
   bool limited = false;
   double lower = 0.0, upper = 0.0;  // jnt_range (hinge, slide)
+  // The joint's first dof: dof_damping, dof_armature, dof_frictionloss; jnt_stiffness.
+  double damping = 0.0, armature = 0.0, frictionloss = 0.0, stiffness = 0.0;
 };
 
 class MujocoReference {

@@ -15,6 +15,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "dynamics/actuation.h"
@@ -214,6 +215,11 @@ TEST_P(MujocoCrosscheck, CoordinatesFollowMujocoLayout) {
       bad.add("joint '" + j.name + "': graspsim " + to_string(g.type) + " at q " + std::to_string(g.qadr) + ", v " +
               std::to_string(g.vadr) + "; MuJoCo " + mujoco_type_name(j.type) + " at qpos " +
               std::to_string(j.qposadr) + ", qvel " + std::to_string(j.dofadr));
+    for (auto [ours, theirs, what] : {std::tuple{g.damping, j.damping, "damping"}, {g.armature, j.armature, "armature"},
+                                      {g.frictionloss, j.frictionloss, "frictionloss"},
+                                      {g.stiffness, j.stiffness, "stiffness"}})
+      if (std::abs(ours - theirs) > 1e-12 * std::max(1.0, std::abs(theirs)))
+        bad.add("joint '" + j.name + "': " + what + " " + fmt(ours) + " in graspsim, " + fmt(theirs) + " in MuJoCo");
   }
   for (int a = 0; a < ref.nu(); ++a) {
     const std::string name = ref.actuator_name(a);

@@ -92,7 +92,7 @@ const char* kTwinUrdf = R"(<?xml version="1.0"?>
     <origin xyz="0.1 0 0.2" rpy="0.1 0.2 0.3"/>
     <axis xyz="0 1 0"/>
     <limit lower="-1.5" upper="2" effort="10" velocity="1"/>
-    <dynamics damping="0.2"/>
+    <dynamics damping="0.2" friction="0.03"/>
   </joint>
   <link name="arm">
     <inertial>
@@ -135,7 +135,7 @@ std::string twin_mjcf() {
       <inertial pos="0.01 0.02 0.03" mass="2" diaginertia="0.02 0.03 0.04"/>
       <body name="arm" pos="0.1 0 0.2" quat=")") +
          q(kJ1Rpy) + R"(">
-        <joint name="j1" type="hinge" axis="0 1 0" range="-1.5 2" limited="true" damping="0.2"/>
+        <joint name="j1" type="hinge" axis="0 1 0" range="-1.5 2" limited="true" damping="0.2" frictionloss="0.03"/>
         <inertial pos="0.05 0 0.1" quat=")" +
          q(kArmInertialRpy) + R"(" mass="1.5" diaginertia="0.01 0.012 0.015"/>
         <geom name="arm_collision0" type="box" size="0.05 0.1 0.15" pos="0 0 0.1" quat=")" +
@@ -198,6 +198,7 @@ TEST(Urdf, SameModelAsItsMjcfTwin) {
       EXPECT_NEAR(ja.lower, jb.lower, kTol);
       EXPECT_NEAR(ja.upper, jb.upper, kTol);
       EXPECT_NEAR(ja.damping, jb.damping, kTol);
+      EXPECT_NEAR(ja.frictionloss, jb.frictionloss, kTol);
     }
   }
 
@@ -249,6 +250,7 @@ TEST(Urdf, ConventionsByHand) {
   EXPECT_DOUBLE_EQ(j1.lower, -1.5);
   EXPECT_DOUBLE_EQ(j1.upper, 2.0);
   EXPECT_DOUBLE_EQ(j1.damping, 0.2);
+  EXPECT_DOUBLE_EQ(j1.frictionloss, 0.03);
   EXPECT_EQ(m.joints[m.joint_id("j2")].type, JointType::Prismatic);
   EXPECT_EQ(m.joints[m.bodies[m.body_id("base")].joint].type, JointType::Fixed);
   EXPECT_EQ(m.bodies[m.body_id("base")].parent, 0);
@@ -443,6 +445,7 @@ TEST(Urdf, WarningsNameFileAndLineInFileOrder) {
   <joint name="j" type="continuous">
     <parent link="a"/><child link="b"/>
     <dynamics damping="0.1" friction="0.5"/>
+    <calibration rising="0.1"/>
   </joint>
 </robot>
 )";
@@ -455,8 +458,8 @@ TEST(Urdf, WarningsNameFileAndLineInFileOrder) {
   ASSERT_EQ(s.warnings.size(), 2u);
   EXPECT_CONTAINS(s.warnings[0], "warn.urdf:3: ");  // link b: massless but moving
   EXPECT_CONTAINS(s.warnings[0], "link 'b'");
-  EXPECT_CONTAINS(s.warnings[1], "warn.urdf:6: ");  // friction
-  EXPECT_CONTAINS(s.warnings[1], "friction");
+  EXPECT_CONTAINS(s.warnings[1], "warn.urdf:7: ");  // (<dynamics> friction is taken: frictionloss)
+  EXPECT_CONTAINS(s.warnings[1], "calibration");
 }
 
 }  // namespace

@@ -176,6 +176,47 @@ TEST(SpookDamping, JointDampingDissipatesAtTheClosedFormRate) {
   EXPECT_NEAR(s.q[0], (1.0 - std::exp(-2.0)) / 2.0, 2e-3);
 }
 
+// A 1 kg slider with dry friction F = 2 N (MJCF frictionloss) under a constant force f:
+// below F it does not move; above, it accelerates at (f − F) / m.
+double slider_with_friction_after_1s(double f, double* q) {
+  ModelBuilder b;
+  b.options() = spook_options();
+  b.options().gravity = Vec3::Zero();
+  BodyDef slider;
+  slider.name = "slider";
+  slider.joint.type = JointType::Prismatic;
+  slider.joint.axis = Vec3::UnitX();
+  slider.joint.frictionloss = 2.0;
+  slider.mass = 1.0;
+  slider.inertia = Mat3::Identity() * 1e-3;
+  b.add_body(slider);
+  ActuatorDef push;
+  push.name = "push";
+  push.joint = "slider_joint";
+  push.type = ActuatorType::Force;
+  push.effort_min = -10.0;
+  push.effort_max = 10.0;
+  push.command = Signal::Constant(f);
+  b.add_actuator(push);
+  auto model = b.build();
+  State s = make_state(*model);
+  Workspace ws;
+  for (int i = 0; i < 1000; ++i) step(*model, s, ws);
+  *q = s.q[0];
+  return s.v[0];
+}
+
+TEST(SpookJointFriction, SticksBelowItsLimitAndSlidesAbove) {
+  double q = 0.0;
+  // At rest the friction row's creep compliance (1e-10 (m/s)/N) is all that moves it.
+  EXPECT_NEAR(slider_with_friction_after_1s(1.5, &q), 0.0, 1e-9);
+  EXPECT_NEAR(q, 0.0, 1e-9);
+  EXPECT_NEAR(slider_with_friction_after_1s(-1.9, &q), 0.0, 1e-9);
+  // (3 − 2) N / 1 kg for 1 s; semi-implicit Euler's position is off by h v / 2.
+  EXPECT_NEAR(slider_with_friction_after_1s(3.0, &q), 1.0, 1e-9);
+  EXPECT_NEAR(q, 0.5, 1e-3);
+}
+
 // An undamped position servo (kv = 0, MuJoCo's <position>) on a joint whose damping is
 // critical, c = 2 √(kp m): the joint creeps to the set point without overshoot,
 // x(t) = x̄ (1 − (1 + ω t) e^{−ω t}), ω = √(kp / m) = 20 rad/s. (Damping that only added

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/error.h"
 #include "dynamics/dynamics.h"
 #include "kinematics/kinematics.h"
 #include "steppers/dynamics_stepper.h"
@@ -344,6 +345,33 @@ TEST(DynamicsStepper, PendulumOnAcceleratingCart) {
     for (int i = 0; i < 20000; ++i) step(*m, s, ws);
     EXPECT_NEAR(s.q[1], std::atan(a / kG), 1e-6) << to_string(integ);
     EXPECT_NEAR(s.v[0], a * s.t, 1e-9);
+  }
+}
+
+}  // namespace
+}  // namespace graspsim
+
+namespace graspsim {
+namespace {
+
+// Dry friction is a constraint row: the ODE stepper says so, naming the joint, rather than
+// dropping it.
+TEST(DynamicsStepper, RefusesJointFrictionNamingTheJoint) {
+  ModelBuilder b;
+  BodyDef arm;
+  arm.name = "arm";
+  arm.joint.type = JointType::Revolute;
+  arm.joint.name = "elbow";
+  arm.joint.frictionloss = 0.1;
+  arm.mass = 1.0;
+  arm.inertia = Mat3::Identity() * 1e-3;
+  b.add_body(arm);
+  const auto model = b.build();
+  try {
+    validate_dynamics(*model, DynamicsOptions{});
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("joint 'elbow': frictionloss"), std::string::npos) << e.what();
   }
 }
 
