@@ -33,6 +33,27 @@ TEST(RobotScenes, GripperSitsOnTheArmsAttachmentSite) {
   EXPECT_EQ(home.q.tail(8), m.q0.tail(8));
 }
 
+// The Shadow Hand grasp scenes: the unedited right hand (24 joints, 20 actuators), palm
+// down above `object`, which rests on the stand (their slow runs are in tests/validation).
+TEST(RobotScenes, ShadowHandScenesPlaceThePalmAboveTheObject) {
+  for (const char* name : {"shadow_sphere", "shadow_bunny"}) {
+    SCOPED_TRACE(name);
+    const Scene scene = load_scene(kSource + "/scenes/robots/" + name + ".yaml");
+    const Model& m = *scene.model;
+    EXPECT_EQ(m.actuators.size(), 20u);
+    EXPECT_TRUE(m.bodies[m.body_id("lift")].kinematic);
+    KinematicsData kin;
+    forward_kinematics(m, m.q0, kin);
+    const Pose& palm = kin.X_WB[m.body_id("rh_palm")];
+    EXPECT_LT((palm.R() * Vec3(0, -1, 0) - Vec3(0, 0, -1)).norm(), 1e-9) << "palm faces down";
+    const Vec3 object = kin.X_WB[m.body_id("object")].p;
+    const double top = scene.parameters.at("object_top");
+    EXPECT_GT(palm.p.z() - 0.012, top) << "the palm's surface (12 mm below its frame) clears the object";
+    EXPECT_LT(palm.p.z() - 0.012 - top, 0.005);
+    EXPECT_GT(top, object.z());
+  }
+}
+
 TEST(RobotScenes, SameFileTwiceWithPrefixes) {
   ModelBuilder b;
   const std::string file = std::string(GRASPSIM_SHARED_DIR) + "/data/models/robotiq_2f85/2f85.xml";

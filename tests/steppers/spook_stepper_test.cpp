@@ -19,6 +19,23 @@ Options spook_options(double dt = 1e-3) {
   return o;
 }
 
+// A 1 kg slider along x on the world (joint "slider_joint"), its joint set by `set`, under
+// SPOOK at 1 ms; gravity (along z) does not act on it.
+template <class SetJoint>
+ModelBuilder slider_builder(SetJoint set) {
+  ModelBuilder b;
+  b.options() = spook_options();
+  BodyDef slider;
+  slider.name = "slider";
+  slider.joint.type = JointType::Prismatic;
+  slider.joint.axis = Vec3::UnitX();
+  set(slider.joint);
+  slider.mass = 1.0;
+  slider.inertia = Mat3::Identity() * 1e-3;
+  b.add_body(slider);
+  return b;
+}
+
 // A 0.5 m × 2 cm × 2 cm, 1 kg rod on a free joint, its top end held at (0, 0, 1) by a
 // connect constraint: a physical pendulum. Small-amplitude period 2π √(I_O / (m g d)).
 TEST(SpookEquality, ConnectMakesAPhysicalPendulum) {
@@ -121,15 +138,7 @@ TEST(SpookLimits, RevoluteJointStopsAtItsLimit) {
 }
 
 TEST(SpookServos, PositionServoSettlesAndRespectsItsEffortLimit) {
-  ModelBuilder b;
-  b.options() = spook_options();
-  BodyDef slider;
-  slider.name = "slider";
-  slider.joint.type = JointType::Prismatic;
-  slider.joint.axis = Vec3::UnitX();
-  slider.mass = 1.0;
-  slider.inertia = Mat3::Identity() * 1e-3;
-  b.add_body(slider);
+  ModelBuilder b = slider_builder([](JointDef&) {});
   ActuatorDef servo;
   servo.name = "servo";
   servo.joint = "slider_joint";
@@ -156,17 +165,7 @@ TEST(SpookServos, PositionServoSettlesAndRespectsItsEffortLimit) {
 // A 1 kg slider with joint damping c = 2 N·s/m, launched at 1 m/s: v(t) = e^{−c t / m}.
 // Implicit damping gives (1 + h c / m)^{−n}, within 0.2 % of it at t = 1 s (h c / m = 0.002).
 TEST(SpookDamping, JointDampingDissipatesAtTheClosedFormRate) {
-  ModelBuilder b;
-  b.options() = spook_options();
-  b.options().gravity = Vec3::Zero();
-  BodyDef slider;
-  slider.name = "slider";
-  slider.joint.type = JointType::Prismatic;
-  slider.joint.axis = Vec3::UnitX();
-  slider.joint.damping = 2.0;
-  slider.mass = 1.0;
-  slider.inertia = Mat3::Identity() * 1e-3;
-  b.add_body(slider);
+  ModelBuilder b = slider_builder([](JointDef& j) { j.damping = 2.0; });
   auto model = b.build();
   State s = make_state(*model);
   s.v[0] = 1.0;
@@ -179,17 +178,7 @@ TEST(SpookDamping, JointDampingDissipatesAtTheClosedFormRate) {
 // A 1 kg slider with dry friction F = 2 N (MJCF frictionloss) under a constant force f:
 // below F it does not move; above, it accelerates at (f − F) / m.
 double slider_with_friction_after_1s(double f, double* q) {
-  ModelBuilder b;
-  b.options() = spook_options();
-  b.options().gravity = Vec3::Zero();
-  BodyDef slider;
-  slider.name = "slider";
-  slider.joint.type = JointType::Prismatic;
-  slider.joint.axis = Vec3::UnitX();
-  slider.joint.frictionloss = 2.0;
-  slider.mass = 1.0;
-  slider.inertia = Mat3::Identity() * 1e-3;
-  b.add_body(slider);
+  ModelBuilder b = slider_builder([](JointDef& j) { j.frictionloss = 2.0; });
   ActuatorDef push;
   push.name = "push";
   push.joint = "slider_joint";
@@ -222,17 +211,7 @@ TEST(SpookJointFriction, SticksBelowItsLimitAndSlidesAbove) {
 // x(t) = x̄ (1 − (1 + ω t) e^{−ω t}), ω = √(kp / m) = 20 rad/s. (Damping that only added
 // inertia would leave it oscillating between 0 and 2 x̄.) Implicit Euler's error is O(ω h).
 TEST(SpookDamping, CriticallyDampedJointUnderAnUndampedServo) {
-  ModelBuilder b;
-  b.options() = spook_options();
-  b.options().gravity = Vec3::Zero();
-  BodyDef slider;
-  slider.name = "slider";
-  slider.joint.type = JointType::Prismatic;
-  slider.joint.axis = Vec3::UnitX();
-  slider.joint.damping = 40.0;
-  slider.mass = 1.0;
-  slider.inertia = Mat3::Identity() * 1e-3;
-  b.add_body(slider);
+  ModelBuilder b = slider_builder([](JointDef& j) { j.damping = 40.0; });
   ActuatorDef servo;
   servo.name = "servo";
   servo.joint = "slider_joint";
