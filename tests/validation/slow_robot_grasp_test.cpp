@@ -19,6 +19,16 @@ Vec3 in_pad(const Model& m, const State& s, const std::string& pad) {
   return kin.X_WB[m.body_id(pad)].inverse() * kin.X_WB[m.body_id("object")].p;
 }
 
+Scene robot_scene(const std::string& name, const std::vector<std::string>& overrides) {
+  return load_scene(std::string(GRASPSIM_SOURCE_DIR) + "/scenes/robots/" + name + ".yaml", overrides);
+}
+
+// close + settle + lift (10 cm at lift_speed, reached and left over lift_ramp_s)
+double hold_start_of(const Scene& scene) {
+  const auto& p = scene.parameters;
+  return p.at("close_s") + p.at("settle_s") + 0.1 / p.at("lift_speed") + p.at("lift_ramp_s");
+}
+
 struct GraspCase {
   const char* name;
   const char* scene;
@@ -30,10 +40,9 @@ class RobotGrasp : public ::testing::TestWithParam<GraspCase> {};
 
 TEST_P(RobotGrasp, Robotiq2f85LiftsAndHolds) {
   const GraspCase& c = GetParam();
-  const Scene scene = load_scene(std::string(GRASPSIM_SOURCE_DIR) + "/scenes/robots/" + c.scene + ".yaml",
-                                 {std::string("parameters.dt=") + c.dt});
+  const Scene scene = robot_scene(c.scene, {std::string("parameters.dt=") + c.dt});
   const Model& m = *scene.model;
-  const double hold_start = 2.75, hold_end = scene.duration;  // close 1 s + settle 0.5 s + lift 1.25 s
+  const double hold_start = hold_start_of(scene), hold_end = scene.duration;
   Vec3 start = Vec3::Zero();
   double worst_coupling = 0.0;
   const Joint& right = m.joints[m.joint_id("right_driver_joint")];
@@ -57,8 +66,7 @@ TEST_P(RobotGrasp, Robotiq2f85LiftsAndHolds) {
 // 15 km in one step (with 64 sweeps). Now such a run counts as a failure and PGS takes the
 // island: the state stays finite and the box held (area contact is what the scene uses).
 TEST(RobotGraspRobustness, PointContactAtOneSixtiethStaysFinite) {
-  const Scene scene = load_scene(std::string(GRASPSIM_SOURCE_DIR) + "/scenes/robots/robotiq_box.yaml",
-                                 {"parameters.dt=0.0166666666666667", "default_contact.area=point"});
+  const Scene scene = robot_scene("robotiq_box", {"parameters.dt=0.0166666666666667", "default_contact.area=point"});
   const State end = simulate(scene, scene.duration, [](const State&, const StepResult&, Workspace&) {});
   EXPECT_TRUE(end.q.allFinite() && end.v.allFinite());
   EXPECT_GT(position(*scene.model, end, "object").z(), 0.025 + 0.08) << "still in the gripper, 10 cm up";
@@ -78,11 +86,9 @@ class ShadowHandGrasp : public ::testing::TestWithParam<HandCase> {};
 // is kp 8 N·m/rad: ~0.06 rad under a 100 g object) and, for the bunny, its turn in the hand.
 TEST_P(ShadowHandGrasp, PowerGraspLiftsAndHolds) {
   const HandCase& c = GetParam();
-  const Scene scene = load_scene(std::string(GRASPSIM_SOURCE_DIR) + "/scenes/robots/" + c.scene + ".yaml",
-                                 {std::string("parameters.dt=") + c.dt});
+  const Scene scene = robot_scene(c.scene, {std::string("parameters.dt=") + c.dt});
   const Model& m = *scene.model;
-  const auto& p = scene.parameters;
-  const double hold_start = p.at("close_s") + p.at("settle_s") + 0.1 / p.at("lift_speed") + p.at("lift_ramp_s");
+  const double hold_start = hold_start_of(scene);
   const int object = m.body_id("object");
   const int stand = 0;  // the posts are world geoms
   const double z0 = position(m, make_state(m), "object").z();
