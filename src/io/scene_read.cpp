@@ -263,7 +263,7 @@ void read_equality(const YamlNode& e, const std::string& section, ModelBuilder& 
 void read_robot(const YamlNode& r, const std::string& section, const std::string& scene_path, ModelBuilder& builder,
                 Scene& scene) {
   expect_map(r, section);
-  check_keys(r, section, {"file", "prefix", "parent", "site", "pos", "quat", "euler_deg"});
+  check_keys(r, section, {"file", "prefix", "parent", "site", "pos", "quat", "euler_deg", "keyframe"});
   RobotPlacement placement;
   const std::string file = as_string(require_key(r, "file", section), "file");
   if (const YamlNode* v = r.find("prefix")) placement.prefix = as_string(*v, "prefix");
@@ -275,7 +275,10 @@ void read_robot(const YamlNode& r, const std::string& section, const std::string
                                          ? std::filesystem::path(file)
                                          : std::filesystem::path(scene_path).parent_path() / file;
   try {
+    const size_t first_keyframe = builder.keyframe_count();
     scene.robots.push_back(add_robot(builder, path.string(), placement));
+    if (const YamlNode* v = r.find("keyframe"))
+      builder.start_at_keyframe(first_keyframe, as_string(*v, "keyframe"), "keyframe");
   } catch (const InputError& e) {
     throw InputError(r.loc.str() + ": " + section + ": " + e.what());
   }

@@ -212,6 +212,19 @@ Keyframe expand_keyframe(const Model& m, const KeyframeDef& kd, const std::strin
 
 ModelBuilder::ModelBuilder() { materials_.emplace_back("default", ""); }
 
+void ModelBuilder::start_at_keyframe(size_t first, const std::string& name, const std::string& source) {
+  std::string names;
+  for (size_t i = first; i < keyframes_.size(); ++i) {
+    if (keyframes_[i].key.name == name) {
+      keyframes_[i].start = true;
+      return;
+    }
+    names += (names.empty() ? "'" : ", '") + keyframes_[i].key.name + "'";
+  }
+  throw InputError((source.empty() ? "" : source + ": ") + "no keyframe '" + name + "'" +
+                   (names.empty() ? " (the file has none)" : " (the file has " + names + ")"));
+}
+
 void ModelBuilder::set_command(const std::string& actuator, Signal command, const std::string& source) {
   for (auto& a : actuators_)
     if (a.name == actuator) {
@@ -565,8 +578,10 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
     m->equalities.push_back(e);
   }
 
+  std::vector<std::pair<const KeyframeDef*, size_t>> starts;  // (definition, index in m->keyframes)
   for (const auto& kd : keyframes_) {
     const std::string w = where("keyframe", kd.key.name, kd.source);
+    if (kd.start) starts.emplace_back(&kd, m->keyframes.size());
     Keyframe k = kd.key;
     if (!kd.joints.empty()) k = expand_keyframe(*m, kd, w);
     auto sized = [&](VecX& x, const VecX& fallback, const char* what) {
@@ -586,6 +601,19 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
     sized(k.ctrl, VecX::Zero(static_cast<Eigen::Index>(m->actuators.size())), "ctrl");
     require_finite(k.time, w, "time");
     m->keyframes.push_back(std::move(k));
+  }
+  // After every keyframe is expanded: the others take the file's own initial values.
+  for (const auto& [kd, index] : starts) {
+    const Keyframe& k = m->keyframes[index];
+    if (kd->joints.empty()) {
+      m->q0 = k.q;
+      m->v0 = k.v;
+    }
+    for (const auto& name : kd->joints) {
+      const Joint& j = m->joints[m->find_joint(name)];
+      m->q0.segment(j.qadr, j.nq) = k.q.segment(j.qadr, j.nq);
+      m->v0.segment(j.vadr, j.nv) = k.v.segment(j.vadr, j.nv);
+    }
   }
 
   for (const auto& [a, b, source] : exclusions_) {

@@ -110,6 +110,7 @@ struct KeyframeDef {
   // these actuators ("" for a value to skip): a robot file's keyframe in a larger model.
   std::vector<std::string> joints, actuators;
   std::string source;
+  bool start = false;              // the model starts here: q0 and v0 of the joints it covers
 };
 
 class ModelBuilder {
@@ -136,6 +137,11 @@ class ModelBuilder {
   void add_actuator(ActuatorDef def) { actuators_.push_back(std::move(def)); }
   void add_equality(EqualityDef def) { equalities_.push_back(std::move(def)); }
   void add_keyframe(KeyframeDef def) { keyframes_.push_back(std::move(def)); }
+  size_t keyframe_count() const { return keyframes_.size(); }
+  // Makes the keyframe `name` among those added from index `first` on (one robot file's)
+  // the model's start: the joints it covers begin at its q and v. Throws InputError naming
+  // `source` and the names there are when none is called `name`.
+  void start_at_keyframe(size_t first, const std::string& name, const std::string& source);
   // Sets the command of an actuator added earlier (a robot file's, driven by a scene);
   // throws InputError naming `source` when there is no such actuator.
   void set_command(const std::string& actuator, Signal command, const std::string& source);

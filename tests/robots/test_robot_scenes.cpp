@@ -2,9 +2,11 @@
 // model, the same file twice, and steppers that cannot impose a robot's equalities.
 #include <gtest/gtest.h>
 
+#include "../common/temp_dir.h"
 #include "core/error.h"
 #include "io/scene.h"
 #include "kinematics/kinematics.h"
+#include "model/state.h"
 #include "robots/robot_file.h"
 
 namespace graspsim {
@@ -52,6 +54,30 @@ TEST(RobotScenes, ShadowHandScenesPlaceThePalmAboveTheObject) {
     EXPECT_LT(palm.p.z() - 0.012 - top, 0.005);
     EXPECT_GT(top, object.z());
   }
+}
+
+// `keyframe:` starts a robot at one of its file's keyframes: the arm's "home" sets its 7
+// joints; a gripper hung from it keeps its own initial values. A missing name is an error
+// that lists the file's keyframes.
+TEST(RobotScenes, KeyframeKeyStartsTheRobotThere) {
+  test::TempDir dir;
+  const std::string models = std::string(GRASPSIM_SHARED_DIR) + "/data/models/";
+  const std::string scene_text = "options: {stepper: spook}\nrobots:\n  - {file: " + models + "kuka_iiwa_14/iiwa14.xml, keyframe: home}\n"
+                                 "  - {file: " + models + "robotiq_2f85/2f85.xml, prefix: g/, site: attachment_site}\n";
+  const Scene scene = load_scene(dir.write("arm.yaml", scene_text));
+  const Model& m = *scene.model;
+  ASSERT_EQ(m.keyframes.size(), 1u);
+  const Keyframe& home = m.keyframes.front();
+  EXPECT_DOUBLE_EQ(m.q0[m.joints[m.joint_id("joint4")].qadr], -1.5708);
+  EXPECT_EQ(m.q0.head(7), home.q.head(7));
+  EXPECT_EQ(m.q0.tail(8), VecX::Zero(8)) << "the gripper's joints stay at their zero";
+  const State s = make_state(m);
+  EXPECT_EQ(s.q, m.q0);
+
+  const std::string bad = "robots:\n  - {file: " + models + "kuka_iiwa_14/iiwa14.xml, keyframe: rest}\n";
+  const std::string msg = test::input_error([&] { load_scene(dir.write("bad.yaml", bad)); });
+  EXPECT_NE(msg.find("bad.yaml:2"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("no keyframe 'rest' (the file has 'home')"), std::string::npos) << msg;
 }
 
 TEST(RobotScenes, SameFileTwiceWithPrefixes) {
