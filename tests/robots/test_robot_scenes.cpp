@@ -4,6 +4,7 @@
 
 #include "../common/temp_dir.h"
 #include "core/error.h"
+#include "collision/distance.h"
 #include "io/scene.h"
 #include "kinematics/kinematics.h"
 #include "model/state.h"
@@ -53,6 +54,18 @@ TEST(RobotScenes, ShadowHandScenesPlaceThePalmAboveTheObject) {
     EXPECT_GT(palm.p.z() - 0.012, top) << "the palm's surface (12 mm below its frame) clears the object";
     EXPECT_LT(palm.p.z() - 0.012 - top, 0.005);
     EXPECT_GT(top, object.z());
+    // The object rests on (or less than a millimetre above) the posts, not in them.
+    const int geom = m.find_geom("object_geom");
+    for (const char* post : {"stand_post0", "stand_post1", "stand_post2"}) {
+      const int g = m.find_geom(post);
+      ASSERT_GE(g, 0);
+      DistanceResult d;
+      ASSERT_TRUE(signed_distance(m, g, kin.X_WB[0] * m.geoms[g].X_body_geom, geom,
+                                  kin.X_WB[m.geoms[geom].body] * m.geoms[geom].X_body_geom, 0.01, d))
+          << post;
+      EXPECT_GT(d.distance, -1e-9) << post;
+      EXPECT_LT(d.distance, 1e-3) << post;
+    }
   }
 }
 
