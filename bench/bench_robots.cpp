@@ -177,6 +177,15 @@ struct Outcome {
   double slip_mm = 0.0, lift_mm = 0.0, gripper_mm = 0.0;
 };
 
+// Steps/s and the last episode's outcome, as both engines' cases report them.
+void report(benchmark::State& st, const Outcome& out, int steps) {
+  st.SetItemsProcessed(st.iterations() * steps);
+  st.counters["slip_mm"] = out.slip_mm;
+  st.counters["lift_mm"] = out.lift_mm;
+  st.counters["gripper_mm"] = out.gripper_mm;
+  st.counters["steps"] = steps;
+}
+
 Scene load(const Grasp& g, const Dt& dt) {
   return load_scene(std::string(GRASPSIM_SOURCE_DIR) + "/scenes/robots/" + g.scene,
                     {std::string("parameters.dt=") + dt.text});
@@ -248,11 +257,7 @@ void run_graspsim(benchmark::State& st, const Grasp& g, const Dt& dt) {
     st.SkipWithError(e.what());
     return;
   }
-  st.SetItemsProcessed(st.iterations() * c.steps);
-  st.counters["slip_mm"] = out.slip_mm;
-  st.counters["lift_mm"] = out.lift_mm;
-  st.counters["gripper_mm"] = out.gripper_mm;
-  st.counters["steps"] = c.steps;
+  report(st, out, c.steps);
   const auto mj = mujoco_rate().find(std::string(g.name) + dt.label);
   if (mj != mujoco_rate().end() && cpu > 0.0)
     st.counters["vs_mujoco"] = static_cast<double>(st.iterations()) * c.steps / cpu / mj->second;
@@ -431,11 +436,7 @@ void run_mujoco(benchmark::State& st, const Grasp& g, const Dt& dt) {
     cpu += thread_cpu_s() - t0;
     for (int w = 0; w < mjNWARNING; ++w) warnings += c->d->warning[w].number;
   }
-  st.SetItemsProcessed(st.iterations() * c->steps);
-  st.counters["slip_mm"] = out.slip_mm;
-  st.counters["lift_mm"] = out.lift_mm;
-  st.counters["gripper_mm"] = out.gripper_mm;
-  st.counters["steps"] = c->steps;
+  report(st, out, c->steps);
   st.counters["warnings"] = warnings;
   if (cpu > 0.0) mujoco_rate()[std::string(g.name) + dt.label] = static_cast<double>(st.iterations()) * c->steps / cpu;
 }

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../common/temp_dir.h"
 #include "core/error.h"
 #include "model/state.h"
 
@@ -26,18 +27,6 @@ GeomDef box_geom(const std::string& body, double half = 0.05) {
   g.type = GeomType::Box;
   g.size = Vec3::Constant(half);
   return g;
-}
-
-// The message of the InputError thrown by fn (fails the test if none is thrown).
-template <typename F>
-std::string error_of(F fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no InputError thrown";
-  return "";
 }
 
 TEST(ModelBuilder, MassFromGeomDensity) {
@@ -68,7 +57,7 @@ TEST(ModelBuilder, NegativeMassNamesTheBody) {
   body.mass = -1.0;
   b.add_body(body);
   b.add_geom(box_geom("heavy_box"));
-  const std::string msg = error_of([&] { b.build(); });
+  const std::string msg = test::input_error([&] { b.build(); });
   EXPECT_NE(msg.find("heavy_box"), std::string::npos) << msg;
   EXPECT_NE(msg.find("test.yaml:7"), std::string::npos) << msg;
   EXPECT_NE(msg.find("mass"), std::string::npos) << msg;
@@ -77,7 +66,7 @@ TEST(ModelBuilder, NegativeMassNamesTheBody) {
 TEST(ModelBuilder, DynamicBodyWithoutMassIsAnError) {
   ModelBuilder b;
   b.add_body(box_body("ghost"));
-  EXPECT_NE(error_of([&] { b.build(); }).find("ghost"), std::string::npos);
+  EXPECT_NE(test::input_error([&] { b.build(); }).find("ghost"), std::string::npos);
 }
 
 TEST(ModelBuilder, InertiaTriangleInequality) {
@@ -86,7 +75,7 @@ TEST(ModelBuilder, InertiaTriangleInequality) {
   body.mass = 1.0;
   body.inertia = Vec3(1.0, 1.0, 3.0).asDiagonal().toDenseMatrix();  // 1 + 1 < 3
   b.add_body(body);
-  EXPECT_NE(error_of([&] { b.build(); }).find("triangle inequality"), std::string::npos);
+  EXPECT_NE(test::input_error([&] { b.build(); }).find("triangle inequality"), std::string::npos);
 }
 
 TEST(ModelBuilder, InertiaNotPositiveDefinite) {
@@ -95,7 +84,7 @@ TEST(ModelBuilder, InertiaNotPositiveDefinite) {
   body.mass = 1.0;
   body.inertia = Vec3(1.0, 1.0, 0.0).asDiagonal().toDenseMatrix();
   b.add_body(body);
-  EXPECT_NE(error_of([&] { b.build(); }).find("positive definite"), std::string::npos);
+  EXPECT_NE(test::input_error([&] { b.build(); }).find("positive definite"), std::string::npos);
 }
 
 TEST(ModelBuilder, NaNIsRejected) {
@@ -104,20 +93,20 @@ TEST(ModelBuilder, NaNIsRejected) {
   body.pose.p.x() = std::numeric_limits<double>::quiet_NaN();
   b.add_body(body);
   b.add_geom(box_geom("nan_box"));
-  EXPECT_NE(error_of([&] { b.build(); }).find("nan_box"), std::string::npos);
+  EXPECT_NE(test::input_error([&] { b.build(); }).find("nan_box"), std::string::npos);
 }
 
 TEST(ModelBuilder, UnknownParentAndCycle) {
   {
     ModelBuilder b;
     b.add_body(box_body("a", "nowhere", JointType::Revolute));
-    EXPECT_NE(error_of([&] { b.build(); }).find("unknown parent body 'nowhere'"), std::string::npos);
+    EXPECT_NE(test::input_error([&] { b.build(); }).find("unknown parent body 'nowhere'"), std::string::npos);
   }
   {
     ModelBuilder b;
     b.add_body(box_body("a", "b", JointType::Revolute));
     b.add_body(box_body("b", "a", JointType::Revolute));
-    EXPECT_NE(error_of([&] { b.build(); }).find("cycle"), std::string::npos);
+    EXPECT_NE(test::input_error([&] { b.build(); }).find("cycle"), std::string::npos);
   }
 }
 
@@ -148,14 +137,14 @@ TEST(ModelBuilder, FreeJointOnlyUnderWorld) {
   b.add_body(box_body("floating", "base", JointType::Free));
   b.add_geom(box_geom("base"));
   b.add_geom(box_geom("floating"));
-  EXPECT_NE(error_of([&] { b.build(); }).find("free joint"), std::string::npos);
+  EXPECT_NE(test::input_error([&] { b.build(); }).find("free joint"), std::string::npos);
 }
 
 TEST(ModelBuilder, UnknownNamesInGeomsActuatorsMaterials) {
   {
     ModelBuilder b;
     GeomDef g = box_geom("missing_body");
-    EXPECT_NE(error_of([&] { b.add_geom(g), b.build(); }).find("missing_body"), std::string::npos);
+    EXPECT_NE(test::input_error([&] { b.add_geom(g), b.build(); }).find("missing_body"), std::string::npos);
   }
   {
     ModelBuilder b;
@@ -163,7 +152,7 @@ TEST(ModelBuilder, UnknownNamesInGeomsActuatorsMaterials) {
     GeomDef g = box_geom("box");
     g.material = "unobtainium";
     b.add_geom(g);
-    EXPECT_NE(error_of([&] { b.build(); }).find("unobtainium"), std::string::npos);
+    EXPECT_NE(test::input_error([&] { b.build(); }).find("unobtainium"), std::string::npos);
   }
   {
     ModelBuilder b;
@@ -171,7 +160,7 @@ TEST(ModelBuilder, UnknownNamesInGeomsActuatorsMaterials) {
     a.name = "motor";
     a.joint = "no_such_joint";
     b.add_actuator(a);
-    EXPECT_NE(error_of([&] { b.build(); }).find("no_such_joint"), std::string::npos);
+    EXPECT_NE(test::input_error([&] { b.build(); }).find("no_such_joint"), std::string::npos);
   }
 }
 
@@ -260,7 +249,7 @@ TEST(ModelBuilder, HugeAxesAndQuaternionsNormaliseAndPatchGridIsBounded) {
   ModelBuilder big;
   big.add_body(box_body("b"));
   big.options().patch_grid = 100000;
-  const std::string msg = error_of([&] { big.build(); });
+  const std::string msg = test::input_error([&] { big.build(); });
   EXPECT_NE(msg.find("patch_grid must be 0 or from 2 to 64"), std::string::npos) << msg;
 }
 

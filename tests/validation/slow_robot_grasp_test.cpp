@@ -12,11 +12,14 @@
 namespace graspsim::validation {
 namespace {
 
+// The origin of body `object` in the frame of body `link`.
+Vec3 object_in(const KinematicsData& kin, int link, int object) { return kin.X_WB[link].inverse() * kin.X_WB[object].p; }
+
 // Object origin in the frame of the finger pad `pad`.
 Vec3 in_pad(const Model& m, const State& s, const std::string& pad) {
   KinematicsData kin;
   forward_kinematics(m, s.q, kin);
-  return kin.X_WB[m.body_id(pad)].inverse() * kin.X_WB[m.body_id("object")].p;
+  return object_in(kin, m.body_id(pad), m.body_id("object"));
 }
 
 Scene robot_scene(const std::string& name, const std::vector<std::string>& overrides) {
@@ -102,7 +105,7 @@ TEST_P(ShadowHandGrasp, PowerGraspLiftsAndHolds) {
       if (k.fn <= 0.0 || (k.body_a != object && k.body_b != object)) continue;
       const int link = k.body_a == object ? k.body_b : k.body_a;
       if (link == stand) on_stand_at_hold = true;
-      else start[link] = kin.X_WB[link].inverse() * kin.X_WB[object].p;
+      else start[link] = object_in(kin, link, object);
     }
   });
   EXPECT_FALSE(on_stand_at_hold) << "the object is still on the stand";
@@ -112,7 +115,7 @@ TEST_P(ShadowHandGrasp, PowerGraspLiftsAndHolds) {
   double worst = 0.0;
   std::string worst_link;
   for (const auto& [link, at_start] : start) {
-    const double d = (kin.X_WB[link].inverse() * kin.X_WB[object].p - at_start).norm();
+    const double d = (object_in(kin, link, object) - at_start).norm();
     if (d > worst) worst = d, worst_link = m.bodies[link].name;
   }
   EXPECT_LT(worst, 1e-3) << "slip relative to " << worst_link << " during the 5 s hold";
