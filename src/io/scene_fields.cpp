@@ -1,6 +1,7 @@
 #include "io/scene_fields.h"
 
 #include <cmath>
+#include <numbers>
 
 #include "io/expr.h"
 
@@ -140,6 +141,27 @@ std::vector<std::string> as_strings(const YamlNode& n, const std::string& key, s
   std::vector<std::string> out;
   for (size_t i = 0; i < size; ++i) out.push_back(as_string(n.items[i], key + "[" + std::to_string(i) + "]"));
   return out;
+}
+
+Pose read_pose(const YamlNode& m) {
+  Pose pose;
+  if (const YamlNode* p = m.find("pos")) pose.p = as_vec3(*p, "pos");
+  const YamlNode* quat = m.find("quat");
+  const YamlNode* euler = m.find("euler_deg");
+  if (quat && euler) throw InputError(euler->loc.str() + ": give either 'quat' or 'euler_deg', not both");
+  if (quat) {
+    const auto q = as_numbers(*quat, "quat", {4});
+    pose.q = Quat(q[0], q[1], q[2], q[3]);
+    if (pose.q.norm() < 1e-9) throw InputError(quat->loc.str() + ": key 'quat': the quaternion [w, x, y, z] is zero");
+    pose.q.normalize();
+  }
+  if (euler) {
+    // Roll, pitch, yaw about the fixed x, y, z axes: R = Rz(yaw) Ry(pitch) Rx(roll).
+    const Vec3 a = as_vec3(*euler, "euler_deg") * (std::numbers::pi / 180.0);
+    pose.q = Eigen::AngleAxisd(a.z(), Vec3::UnitZ()) * Eigen::AngleAxisd(a.y(), Vec3::UnitY()) *
+             Eigen::AngleAxisd(a.x(), Vec3::UnitX());
+  }
+  return pose;
 }
 
 Signal as_signal(const YamlNode& n, const std::string& key) {

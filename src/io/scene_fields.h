@@ -37,6 +37,10 @@ std::vector<std::string> as_strings(const YamlNode& n, const std::string& key, s
 // A number (constant) or {t: [...], y: [...], interp: linear|step}.
 Signal as_signal(const YamlNode& n, const std::string& key);
 
+// The pose keys of a map: `pos`, and `quat` [w, x, y, z] (normalised) or `euler_deg`
+// [roll, pitch, yaw] about the fixed x, y, z axes (R = Rz Ry Rx); identity when absent.
+Pose read_pose(const YamlNode& map);
+
 // Throws "FILE:LINE: key 'KEY': unknown value 'VALUE' (did you mean ...?); expected a | b".
 [[noreturn]] void unknown_value(const YamlNode& n, const std::string& key, const std::string& value,
                                 const std::vector<std::string>& accepted);

@@ -30,4 +30,9 @@ void substitute_parameters(YamlNode& root, const ParameterValues& parameters);
 // scene_read.cpp: the resolved tree into the builder and the scene's run settings.
 void read_scene(const YamlNode& root, const std::string& scene_path, ModelBuilder& builder, Scene& scene);
 
+// scene_trajectory.cpp: the `trajectories` section, read last (read_scene calls it): a model
+// built from what the builder holds, IK along each trajectory, and the generated commands
+// (and with `start`, the joints' initial q) set on the builder.
+void read_trajectories(const YamlNode& root, ModelBuilder& builder);
+
 }  // namespace graspsim::scene_detail

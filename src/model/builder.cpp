@@ -237,6 +237,15 @@ void ModelBuilder::set_command(const std::string& actuator, Signal command, cons
                    (known.empty() ? "none" : known) + ")");
 }
 
+void ModelBuilder::set_initial_q(const std::string& joint, VecX q, const std::string& source) {
+  for (const auto& b : bodies_)
+    if ((b.joint.name.empty() ? b.name + "_joint" : b.joint.name) == joint) {
+      initial_q_.emplace_back(joint, std::move(q), source);
+      return;
+    }
+  throw InputError((source.empty() ? "" : source + ": ") + "no joint '" + joint + "'");
+}
+
 void ModelBuilder::add_material(const std::string& name, const std::string& source) {
   for (const auto& [n, s] : materials_)
     if (n == name) {
@@ -613,6 +622,20 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
       const Joint& j = m->joints[m->find_joint(name)];
       m->q0.segment(j.qadr, j.nq) = k.q.segment(j.qadr, j.nq);
       m->v0.segment(j.vadr, j.nv) = k.v.segment(j.vadr, j.nv);
+    }
+  }
+
+  // Computed starts win over the definitions and the start keyframes.
+  for (const auto& [name, q, source] : initial_q_) {
+    const std::string w = where("joint", name, source);
+    const Joint& j = m->joints[static_cast<size_t>(m->joint_id(name))];
+    require(q.size() == j.nq, w, "initial q has " + std::to_string(q.size()) + " values, the joint " + std::to_string(j.nq));
+    require(all_finite(q), w, "initial q is not finite");
+    m->q0.segment(j.qadr, j.nq) = q;
+    if (j.type == JointType::Free || j.type == JointType::Ball) {
+      auto quat = m->q0.segment<4>(j.qadr + (j.type == JointType::Free ? 3 : 0));
+      require(quat.norm() > 1e-9, w, "initial orientation quaternion is zero");
+      quat.normalize();
     }
   }
 

@@ -145,6 +145,10 @@ class ModelBuilder {
   // Sets the command of an actuator added earlier (a robot file's, driven by a scene);
   // throws InputError naming `source` when there is no such actuator.
   void set_command(const std::string& actuator, Signal command, const std::string& source);
+  // Starts the joint `joint` (of a body added earlier) at q, whatever its definition or a
+  // start keyframe says (a scene's trajectory starts the arm at its first IK solution).
+  // build() checks the size and values; an unknown joint throws InputError naming `source`.
+  void set_initial_q(const std::string& joint, VecX q, const std::string& source);
   void exclude_pair(const std::string& body_a, const std::string& body_b, const std::string& source = "");
   Options& options() { return options_; }
   ContactMaterial& default_contact() { return default_contact_; }
@@ -165,6 +169,7 @@ class ModelBuilder {
   std::vector<EqualityDef> equalities_;
   std::vector<KeyframeDef> keyframes_;
   std::vector<std::tuple<std::string, std::string, std::string>> exclusions_;
+  std::vector<std::tuple<std::string, VecX, std::string>> initial_q_;  // joint, q, source
   Options options_;
   ContactMaterial default_contact_;
 };
