@@ -21,7 +21,12 @@ namespace graspsim {
 class Recorder {
  public:
   // Creates `dir` and the CSV files with their headers; throws InputError if it cannot.
-  Recorder(const std::filesystem::path& dir, const Model& model, const RecordingOptions& options);
+  // A quasistatic run also writes quasistatic.csv (the paper's indexing: row l holds q^l,
+  // the configuration before step l, and step l's normal forces of the pairs in
+  // options.normal_forces) and quasistatic_steps.csv (solver statistics, commanded and
+  // actual displacement of each actuated dof).
+  Recorder(const std::filesystem::path& dir, const Model& model, const RecordingOptions& options,
+           bool quasistatic = false);
   ~Recorder();
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
@@ -42,7 +47,13 @@ class Recorder {
   std::FILE* bodies_ = nullptr;
   std::FILE* joints_ = nullptr;
   std::FILE* contacts_ = nullptr;
+  std::FILE* quasistatic_ = nullptr;
+  std::FILE* quasistatic_steps_ = nullptr;
+  std::vector<std::pair<int, int>> force_pairs_;  // geom pairs of options.normal_forces
+  std::vector<double> pair_force_;                // scratch
+  std::vector<int> q_columns_;                    // q indices of quasistatic.csv's columns
   long calls_ = 0;
+  void record_quasistatic(const Model& model, const State& state, const StepResult& result);
   std::vector<double> joint_effort_;  // scratch: actuator effort summed per joint
 };
 

@@ -55,6 +55,86 @@ struct ContactStats {
   }
 };
 
+// The quasistatic solver's work over a run (seed 003, Table I's columns).
+struct QuasistaticStats {
+  long steps = 0, big_m_active = 0;
+  double sum_ms = 0.0, sum_ms2 = 0.0, max_ms = 0.0, max_balance = 0.0, max_complementarity = 0.0;
+  long sum_binaries = 0;
+  int max_binaries = 0;
+
+  void add(const StepResult& r) {
+    const QuasistaticStepInfo& q = r.quasistatic;
+    if (!q.valid) return;
+    ++steps;
+    sum_ms += q.solve_ms;
+    sum_ms2 += q.solve_ms * q.solve_ms;
+    max_ms = std::max(max_ms, q.solve_ms);
+    sum_binaries += q.binaries;
+    max_binaries = std::max(max_binaries, q.binaries);
+    big_m_active += q.big_m_active ? 1 : 0;
+    max_balance = std::max(max_balance, q.force_balance);
+    max_complementarity = std::max(max_complementarity, q.complementarity);
+  }
+  void write(nlohmann::json& summary) const {
+    if (!steps) return;
+    const double mean = sum_ms / steps;
+    summary["solve_ms_mean"] = mean;
+    summary["solve_ms_max"] = max_ms;
+    summary["solve_ms_std"] = std::sqrt(std::max(0.0, sum_ms2 / steps - mean * mean));
+    summary["binaries"] = max_binaries;
+    summary["binaries_mean"] = static_cast<double>(sum_binaries) / steps;
+    summary["big_m_active_steps"] = big_m_active;
+    summary["max_force_balance_residual"] = max_balance;
+    summary["max_complementarity_residual"] = max_complementarity;
+  }
+};
+
+// The grasped object of RecordingOptions::object: how high it rose, whether it was dropped.
+struct ObjectStats {
+  int body = -1;
+  std::vector<int> holders;
+  Vec3 up = Vec3::UnitZ();
+  double z0 = 0.0, lift = 0.0;
+  bool held = false, dropped = false;
+
+  ObjectStats(const Model& model, const RecordingOptions& r, const VecX& q, KinematicsData& kin) {
+    if (r.object.empty()) return;
+    body = model.find_body(r.object);
+    require(body >= 0, "recording: object", "no body named '" + r.object + "'");
+    for (const std::string& h : r.holders) {
+      holders.push_back(model.find_body(h));
+      require(holders.back() >= 0, "recording: holders", "no body named '" + h + "'");
+    }
+    forward_kinematics(model, q, kin);
+    // "Up" is against gravity (the 2D example's y), z when there is none.
+    const Vec3& g = model.options.gravity;
+    up = g.norm() > 0.0 ? Vec3(-g.normalized()) : Vec3::UnitZ();
+    z0 = up.dot(kin.X_WB[body].p);
+  }
+  void add(const KinematicsData& kin, const StepResult& r) {
+    if (body < 0) return;
+    lift = std::max(lift, up.dot(kin.X_WB[body].p) - z0);
+    if (holders.empty()) return;
+    size_t touching = 0;
+    for (int h : holders) {
+      bool t = false;
+      for (const ContactResult& c : r.contacts)
+        // Touching: pressed, or within 0.1 mm (a step may carry the weight on other contacts).
+        if ((c.fn > 0.0 || c.depth > -1e-4) &&
+            ((c.body_a == body && c.body_b == h) || (c.body_b == body && c.body_a == h)))
+          t = true;
+      touching += t;
+    }
+    if (touching == holders.size()) held = true;
+    else if (held && touching == 0) dropped = true;
+  }
+  void write(nlohmann::json& summary) const {
+    if (body < 0) return;
+    summary["object_lift_m"] = lift;
+    summary["object_dropped"] = dropped;
+  }
+};
+
 double total_energy(const Model& model, const State& s, Workspace& ws) {
   forward_kinematics(model, s.q, ws.kin);
   return kinetic_energy(model, ws.kin, s.v) + potential_energy(model, ws.kin, s.q);
@@ -95,6 +175,7 @@ nlohmann::json run_header(const Scene& scene, const std::optional<Formulation>& 
                   {"iterations", f.spook.iterations},
                   {"seed", o.seed},
                   {"gravity", {o.gravity.x(), o.gravity.y(), o.gravity.z()}}};
+  if (f.stepper == StepperType::Quasistatic) j["options"]["scheme"] = to_string(f.quasistatic.scheme);
   j["resolved"] = scene.resolved;
   return j;
 }
@@ -118,7 +199,8 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
   nlohmann::json run = run_header(scene, formulation);
   if (options.from_state) run["from_state"] = options.from_state->string();
   if (options.record) {
-    recorder = std::make_unique<Recorder>(options.out_dir, model, scene.recording);
+    recorder = std::make_unique<Recorder>(options.out_dir, model, scene.recording,
+                                          formulation.stepper == StepperType::Quasistatic);
     run["status"] = "running";
     recorder->write_run_json(run);
   }
@@ -127,6 +209,8 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
   if (recorder) recorder->record(model, state, ws);
   const auto start = std::chrono::steady_clock::now();
   ContactStats stats;
+  QuasistaticStats qstats;
+  ObjectStats object(model, scene.recording, state.q, ws.kin);
   try {
     for (long i = 0; i < nsteps; ++i) {
       if (options.stop_requested && options.stop_requested()) {
@@ -137,10 +221,10 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
       if (options.controller) options.controller(model, state, input);
       step(model, state, input, formulation, ws, &result);
       stats.add(result);
-      if (recorder) {
-        forward_kinematics(model, state.q, ws.kin);  // the step leaves ws.kin at the old q
-        recorder->record(model, state, ws, &result);
-      }
+      qstats.add(result);
+      if (recorder || object.body >= 0) forward_kinematics(model, state.q, ws.kin);  // the step leaves ws.kin at the old q
+      object.add(ws.kin, result);
+      if (recorder) recorder->record(model, state, ws, &result);
       if (options.on_step) options.on_step(model, state, ws, result);
       if (options.progress) options.progress(static_cast<double>(i + 1) / static_cast<double>(nsteps));
     }
@@ -165,6 +249,8 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
                   {"energy_final", e1},
                   {"final_bodies", body_poses(model, ws)},
                   {"contacts", stats.json()}};
+  qstats.write(summary.json);
+  object.write(summary.json);
   summary.final_state = state;
   if (recorder) {
     run["status"] = summary.interrupted ? "interrupted" : "completed";

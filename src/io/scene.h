@@ -18,6 +18,17 @@ namespace graspsim {
 struct RecordingOptions {
   int every = 1;  // record every n-th step
   bool bodies = true, joints = true, contacts = true;
+  // Quasistatic runs: geom pairs whose normal force (summed over the pair's points) is a
+  // column lambda_n<k> of quasistatic.csv, k = 1, 2, … in this order.
+  std::vector<std::pair<std::string, std::string>> normal_forces;
+  // Quasistatic runs: the joints whose coordinates are quasistatic.csv's q columns, in this
+  // order (all joints in model order when empty).
+  std::vector<std::string> configuration;
+  // A grasped body: run.json's summary gets object_lift_m (its highest rise above its
+  // start) and object_dropped (it touched every holder at once, and later none of them;
+  // touching = a contact that pushes, or one within 0.1 mm).
+  std::string object;
+  std::vector<std::string> holders;
 };
 
 struct Scene {

@@ -57,6 +57,7 @@ class Parameters {
     }
     if (!in_progress_.insert(name).second)
       throw LocatedError(node->loc.str() + ": parameter '" + name + "' depends on itself");
+    if (node->is_map()) node = &choice(*node, name);
     if (!node->is_scalar() || node->scalar.empty())
       throw LocatedError(node->loc.str() + ": key '" + name + "': expected a number or an expression");
     const std::string& s = node->scalar;
@@ -109,6 +110,18 @@ class Parameters {
   std::vector<std::string> names_;
   std::map<std::string, double> values_;
   std::set<std::string> in_progress_;
+
+  // A parameter chosen by a text parameter's word: {by: scheme, lcp: 20, miqp: 39}.
+  const YamlNode& choice(const YamlNode& node, const std::string& name) const {
+    const YamlNode* by = node.find("by");
+    if (!by || !by->is_scalar())
+      throw LocatedError(node.loc.str() + ": parameter '" + name + "': a map needs 'by: <text parameter>'");
+    const std::string* word = text(by->scalar);
+    if (!word) throw LocatedError(by->loc.str() + ": parameter '" + name + "': '" + by->scalar + "' is not a text parameter");
+    const YamlNode* value = node.find(*word);
+    if (!value) throw LocatedError(node.loc.str() + ": parameter '" + name + "': no value for " + by->scalar + " = '" + *word + "'");
+    return *value;
+  }
 
   // `name` (possibly padded with blanks) if it is a text parameter's name.
   const std::string* text_of(const std::string& inner) const {

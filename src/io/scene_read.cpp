@@ -34,27 +34,6 @@ std::string section_name(const YamlNode& item, const std::string& kind, const st
   return list + " item " + std::to_string(index + 1);
 }
 
-Pose read_pose(const YamlNode& m) {
-  Pose pose;
-  if (const YamlNode* p = m.find("pos")) pose.p = as_vec3(*p, "pos");
-  const YamlNode* quat = m.find("quat");
-  const YamlNode* euler = m.find("euler_deg");
-  if (quat && euler) throw InputError(euler->loc.str() + ": give either 'quat' or 'euler_deg', not both");
-  if (quat) {
-    const auto q = as_numbers(*quat, "quat", {4});
-    pose.q = Quat(q[0], q[1], q[2], q[3]);
-    if (pose.q.norm() < 1e-9) throw InputError(quat->loc.str() + ": key 'quat': the quaternion [w, x, y, z] is zero");
-    pose.q.normalize();
-  }
-  if (euler) {
-    // Roll, pitch, yaw about the fixed x, y, z axes: R = Rz(yaw) Ry(pitch) Rx(roll).
-    const Vec3 a = as_vec3(*euler, "euler_deg") * (std::numbers::pi / 180.0);
-    pose.q = Eigen::AngleAxisd(a.z(), Vec3::UnitZ()) * Eigen::AngleAxisd(a.y(), Vec3::UnitY()) *
-             Eigen::AngleAxisd(a.x(), Vec3::UnitX());
-  }
-  return pose;
-}
-
 void read_contact(const YamlNode& m, ContactMaterial& c) {
   for (const auto& e : m.entries) {
     const YamlNode& v = e.value;
@@ -72,10 +51,31 @@ void read_contact(const YamlNode& m, ContactMaterial& c) {
   }
 }
 
+void read_quasistatic(const YamlNode& m, QuasistaticOptions& o) {
+  expect_map(m, "quasistatic");
+  check_keys(m, "options: quasistatic", {"tangent_directions", "stiffness", "big_m", "penetration", "objective_scale",
+                                         "regularization", "contact_points", "joint_stiffness"});
+  for (const auto& e : m.entries) {
+    const YamlNode& v = e.value;
+    const std::string& k = e.key;
+    if (k == "tangent_directions") o.tangent_directions = as_int(v, k, 2);
+    else if (k == "stiffness") o.stiffness = as_number(v, k);
+    else if (k == "big_m") o.big_m = as_number(v, k);
+    else if (k == "penetration") o.penetration = as_enum<PenetrationBound>(v, k);
+    else if (k == "objective_scale") o.objective_scale = as_number(v, k);
+    else if (k == "regularization") o.regularization = as_number(v, k);
+    else if (k == "contact_points") o.contact_points = as_enum<ContactPoints>(v, k);
+    else if (k == "joint_stiffness") {
+      expect_map(v, "joint_stiffness");
+      for (const auto& j : v.entries) o.joint_stiffness.emplace_back(j.key, as_number(j.value, j.key));
+    }
+  }
+}
+
 void read_options(const YamlNode& m, Options& o) {
   expect_map(m, "options");
   check_keys(m, "options", {"gravity", "dt", "stepper", "integrator", "solver", "iterations", "seed",
-                                 "contact_margin", "patch_grid"});
+                                 "contact_margin", "patch_grid", "scheme", "quasistatic"});
   for (const auto& e : m.entries) {
     const YamlNode& v = e.value;
     const std::string& k = e.key;
@@ -88,12 +88,31 @@ void read_options(const YamlNode& m, Options& o) {
     else if (k == "solver") o.spook.solver = as_enum<SolverType>(v, k);
     else if (k == "stepper") o.stepper = as_enum<StepperType>(v, k);
     else if (k == "integrator") o.dynamics.integrator = as_enum<Integrator>(v, k);
+    else if (k == "scheme") o.quasistatic.scheme = as_enum<QuasistaticScheme>(v, k);
+    else if (k == "quasistatic") read_quasistatic(v, o.quasistatic);
   }
 }
 
 void read_recording(const YamlNode& m, RecordingOptions& r) {
   expect_map(m, "recording");
-  check_keys(m, "recording", {"every", "bodies", "joints", "contacts"});
+  check_keys(m, "recording", {"every", "bodies", "joints", "contacts", "normal_forces", "configuration", "object",
+                              "holders"});
+  if (const YamlNode* v = m.find("normal_forces")) {
+    expect_sequence(*v, "normal_forces");
+    for (size_t i = 0; i < v->items.size(); ++i) {
+      const auto pair = as_strings(v->items[i], "normal_forces[" + std::to_string(i) + "]", 2);
+      r.normal_forces.emplace_back(pair[0], pair[1]);
+    }
+  }
+  if (const YamlNode* v = m.find("configuration")) {
+    expect_sequence(*v, "configuration");
+    r.configuration = as_strings(*v, "configuration", v->items.size());
+  }
+  if (const YamlNode* v = m.find("object")) r.object = as_string(*v, "object");
+  if (const YamlNode* v = m.find("holders")) {
+    expect_sequence(*v, "holders");
+    r.holders = as_strings(*v, "holders", v->items.size());
+  }
   if (const YamlNode* v = m.find("every")) r.every = as_int(*v, "every", 1);
   if (const YamlNode* v = m.find("bodies")) r.bodies = as_bool(*v, "bodies");
   if (const YamlNode* v = m.find("joints")) r.joints = as_bool(*v, "joints");
@@ -289,7 +308,7 @@ void read_robot(const YamlNode& r, const std::string& section, const std::string
 void read_scene(const YamlNode& root, const std::string& scene_path, ModelBuilder& builder, Scene& scene) {
   check_keys(root, "the scene",
              {"parameters", "duration", "options", "recording", "materials", "contact_materials", "default_contact",
-              "meshes", "geoms", "bodies", "actuators", "equalities", "exclude", "robots", "controls"});
+              "meshes", "geoms", "bodies", "actuators", "equalities", "exclude", "robots", "controls", "trajectories"});
   if (const YamlNode* v = root.find("duration")) {
     scene.duration = as_number(*v, "duration");
     if (scene.duration <= 0) throw InputError(v->loc.str() + ": key 'duration': must be positive");
@@ -349,6 +368,8 @@ void read_scene(const YamlNode& root, const std::string& scene_path, ModelBuilde
     const auto names = as_strings(pair, "exclude", 2);
     builder.exclude_pair(names[0], names[1], pair.loc.str());
   }
+  // Last: IK along the trajectories needs the model everything above defines.
+  read_trajectories(root, builder);
 }
 
 }  // namespace graspsim::scene_detail

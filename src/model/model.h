@@ -323,6 +323,51 @@ struct SpookOptions {
   bool operator==(const SpookOptions&) const = default;
 };
 
+// The quasistatic stepper's scheme (formulation B, seed 003).
+enum class QuasistaticScheme { Lcp, Miqp, Convex };
+template <>
+struct EnumNames<QuasistaticScheme> {
+  static constexpr auto table = std::to_array<std::pair<QuasistaticScheme, const char*>>({
+      {QuasistaticScheme::Lcp, "lcp"},
+      {QuasistaticScheme::Miqp, "miqp"},
+      {QuasistaticScheme::Convex, "convex"},
+  });
+};
+// Where the MIQP's normal-force lower bound takes the hypothetical penetration from.
+enum class PenetrationBound { Current, Previous };
+template <>
+struct EnumNames<PenetrationBound> {
+  static constexpr auto table = std::to_array<std::pair<PenetrationBound, const char*>>({
+      {PenetrationBound::Current, "current"},
+      {PenetrationBound::Previous, "previous"},
+  });
+};
+// Which points of a geom pair's contact manifold become contacts.
+enum class ContactPoints { Manifold, Deepest };
+template <>
+struct EnumNames<ContactPoints> {
+  static constexpr auto table = std::to_array<std::pair<ContactPoints, const char*>>({
+      {ContactPoints::Manifold, "manifold"},
+      {ContactPoints::Deepest, "deepest"},
+  });
+};
+
+// The quasistatic stepper's settings (checked by validate_quasistatic).
+struct QuasistaticOptions {
+  QuasistaticScheme scheme = QuasistaticScheme::Miqp;
+  int tangent_directions = 4;       // balanced friction directions per contact (even, ≥ 2)
+  double stiffness = 1e4;           // K of the normal-force lower bound (MIQP) and of the actuated dofs (convex), N/m
+  double big_m = 1.0;               // MIQP big-M (N·s and m: impulses and gaps of one step)
+  PenetrationBound penetration = PenetrationBound::Current;
+  double objective_scale = 1e6;     // MIQP objective scaling inside Bonmin (its tolerances are absolute)
+  double regularization = 1e-3;     // convex: the unactuated dofs' mass, as a fraction of their mass matrix
+  ContactPoints contact_points = ContactPoints::Manifold;
+  // Convex: per actuated joint (by name), a stiffness other than `stiffness` (N/m or
+  // N·m/rad): a stiff arm carrying a compliant grasp.
+  std::vector<std::pair<std::string, double>> joint_stiffness;
+  bool operator==(const QuasistaticOptions&) const = default;
+};
+
 // What every formulation reads (checked by ModelBuilder), and each formulation's own part.
 struct Options {
   Vec3 gravity{0.0, 0.0, -9.81};
@@ -337,6 +382,7 @@ struct Options {
   int patch_grid = 0;
   DynamicsOptions dynamics;
   SpookOptions spook;
+  QuasistaticOptions quasistatic;
 };
 
 // ---- the model ------------------------------------------------------------------------

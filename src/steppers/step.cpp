@@ -6,7 +6,9 @@
 #include <string>
 
 #include "core/error.h"
+#include "quasistatic/system.h"
 #include "steppers/dynamics_stepper.h"
+#include "steppers/quasistatic_stepper.h"
 #include "steppers/spook_stepper.h"
 
 namespace graspsim {
@@ -34,13 +36,14 @@ void check_state_input(const Model& model, const State& s, const Input& in) {
 
 Formulation scene_formulation(const Model& model) {
   const Options& o = model.options;
-  return Formulation{o.stepper, o.dynamics, o.spook};
+  return Formulation{o.stepper, o.dynamics, o.spook, o.quasistatic};
 }
 
 void validate_formulation(const Model& model, const Formulation& f) {
   switch (f.stepper) {
     case StepperType::Dynamics: validate_dynamics(model, f.dynamics); break;
     case StepperType::Spook: validate_spook(model, f.spook); break;
+    case StepperType::Quasistatic: validate_quasistatic(model, f.quasistatic); break;
     default: break;  // not available yet: step() says so
   }
 }
@@ -54,6 +57,7 @@ void step(const Model& model, State& state, const Input& input, const Formulatio
   switch (f.stepper) {
     case StepperType::Dynamics: step_dynamics(model, state, input, f, ws); break;
     case StepperType::Spook: step_spook(model, state, input, f, ws, result); break;
+    case StepperType::Quasistatic: step_quasistatic(model, state, input, f, ws, result); break;
     default: throw InputError(std::string("stepper '") + to_string(f.stepper) + "' is not available yet");
   }
   const auto stop = std::chrono::steady_clock::now();

@@ -19,6 +19,7 @@ struct Formulation {
   StepperType stepper = StepperType::Dynamics;
   DynamicsOptions dynamics;        // dynamics stepper
   SpookOptions spook;              // SPOOK stepper
+  QuasistaticOptions quasistatic;  // quasistatic stepper
   bool operator==(const Formulation&) const = default;
 };
 Formulation scene_formulation(const Model& model);
@@ -33,9 +34,11 @@ void validate_formulation(const Model& model, const Formulation& formulation);
 // Each formulation's private scratch, defined (and deleted) by its stepper.
 struct DynamicsScratch;
 struct SpookScratch;
+struct QuasistaticScratch;
 struct ScratchDeleter {
   void operator()(DynamicsScratch* p) const;
   void operator()(SpookScratch* p) const;
+  void operator()(QuasistaticScratch* p) const;
 };
 
 // Scratch memory reused from step to step; owns nothing a user needs between steps. The
@@ -48,6 +51,7 @@ struct Workspace {
 
   std::unique_ptr<DynamicsScratch, ScratchDeleter> dynamics;  // created by the formulation on first use
   std::unique_ptr<SpookScratch, ScratchDeleter> spook;
+  std::unique_ptr<QuasistaticScratch, ScratchDeleter> quasistatic;
 };
 
 // The force between two geoms at one contact point, as the stepper resolved it.
@@ -65,6 +69,21 @@ struct ContactResult {
   double alignment_error = 0.0;      // thesis eq. 4.2, rad; NaN while sticking
 };
 
+// What a quasistatic step did (formulation B): its input, its output, and the solver's work.
+struct QuasistaticStepInfo {
+  bool valid = false;              // false for the other formulations
+  VecX q_before;                   // q^l, the configuration the step started from
+  std::vector<int> actuated_dofs;  // velocity indices of the actuated dofs
+  VecX dq_command, dq;             // commanded and actual displacement of the actuated dofs
+  int binaries = 0;                // MIQP binaries (2 n_c + n_d)
+  int nodes = 0;                   // branch-and-bound nodes or pivots
+  double solve_ms = 0.0;           // time in the contact solver
+  double objective = 0.0;
+  bool big_m_active = false;       // MIQP: a big-M bound was active (M too small)
+  double force_balance = 0.0;      // residual of the unactuated force balance (N·s)
+  double complementarity = 0.0;    // largest min(|w|, |λ|) over the complementarity pairs
+};
+
 // What one step produced, beyond the new state.
 struct StepResult {
   double wall_time_s = 0.0;        // time spent in step()
@@ -72,6 +91,7 @@ struct StepResult {
   double solver_residual = 0.0;    // complementarity residual of the contact solve (m/s)
   int solver_iterations = 0;       // iterations (or pivots) of the contact solve
   std::string solver;              // the solver that ran
+  QuasistaticStepInfo quasistatic; // quasistatic stepper only
 };
 
 // Advances `state` by model.options.dt under `input` with the given formulation. Throws

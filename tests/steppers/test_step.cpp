@@ -30,7 +30,7 @@ TEST(Step, AdvancesTimeAndCountsSteps) {
 }
 
 TEST(Step, UnavailableStepperNamesItself) {
-  for (StepperType t : {StepperType::Quasistatic, StepperType::Penalty}) {
+  for (StepperType t : {StepperType::Penalty}) {
     auto m = one_body(t);
     State s = make_state(*m);
     Workspace ws;

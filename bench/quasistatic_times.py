@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Per-step solve time of the quasistatic schemes on seed 003's two examples, like its
+Table I (mean, worst, standard deviation, binaries), from the CLI's run.json summaries.
+
+usage: bench/quasistatic_times.py [BUILD_DIR] [--miqp-3d-duration S]
+The 3D MIQP runs only its first S seconds (default 2.5: down to the pre-grasp, the object
+on the table): Bonmin stalls once the pads touch (see bench/README.md)."""
+import json
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+root = pathlib.Path(__file__).resolve().parents[1]
+args = [a for a in sys.argv[1:] if not a.startswith("--")]
+build = pathlib.Path(args[0]) if args else root / "build"
+miqp_3d = 2.5
+if "--miqp-3d-duration" in sys.argv:
+    miqp_3d = float(sys.argv[sys.argv.index("--miqp-3d-duration") + 1])
+cli = build / "bin" / "graspsim"
+
+runs = [("pang2d", "scenes/quasistatic/pang2d.yaml", {}, s) for s in ("lcp", "miqp", "convex")]
+for obj in ("cylinder", "rounded_box"):
+    for scheme in ("convex", "miqp", "lcp"):
+        extra = {"object": obj}
+        duration = miqp_3d if scheme == "miqp" else None
+        runs.append((f"iiwa_pick/{obj}", "scenes/quasistatic/iiwa_pick.yaml", dict(extra, duration=duration), scheme))
+
+print(f"{'example':22} {'scheme':7} {'steps':>6} {'mean ms':>9} {'worst ms':>9} {'std ms':>8} {'binaries':>8}  status")
+for name, scene, extra, scheme in runs:
+    with tempfile.TemporaryDirectory() as out:
+        cmd = [str(cli), "run", str(root / scene), "--out", out, "--set", f"parameters.scheme={scheme}"]
+        for k, v in extra.items():
+            if k == "duration":
+                if v is not None:
+                    cmd += ["--set", f"duration={v}"]
+            else:
+                cmd += ["--set", f"parameters.{k}={v}"]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        run = json.loads((pathlib.Path(out) / "run.json").read_text())
+        s = run.get("summary", {})
+        status = run.get("status", "?")
+        if status == "failed":
+            status += ": " + run.get("error", "")[:90]
+        print(f"{name:22} {scheme:7} {s.get('steps', 0):>6} {s.get('solve_ms_mean', float('nan')):>9.3f} "
+              f"{s.get('solve_ms_max', float('nan')):>9.3f} {s.get('solve_ms_std', float('nan')):>8.3f} "
+              f"{s.get('binaries', 0):>8}  {status}", flush=True)

@@ -1,0 +1,389 @@
+#include "quasistatic/schemes.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "solvers/lcp.h"
+
+namespace graspsim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+// Contact of each friction direction.
+int contact_of(const QuasistaticSystem& sys, int k) { return k / sys.ndir(); }
+
+// E^T P_f: the friction impulses summed per contact.
+VecX sum_per_contact(const QuasistaticSystem& sys, const VecX& Pf) {
+  VecX out = VecX::Zero(sys.nc());
+  for (int k = 0; k < sys.nd(); ++k) out[contact_of(sys, k)] += Pf[k];
+  return out;
+}
+
+// The unactuated dofs' force balance residual J_nu^T P_n + J_fu^T P_f + h τ_u.
+VecX balance(const QuasistaticSystem& sys, const VecX& Pn, const VecX& Pf) {
+  return sys.Jn_u.transpose() * Pn + sys.Jf_u.transpose() * Pf + sys.h * sys.tau_u;
+}
+
+// ---- Trinkle's LCP ------------------------------------------------------------------------
+// z = [x⁺, x⁻, P_n, P_f, Γ] with Δq_u = x⁺ − x⁻ (the free displacement split in two signs,
+// each paired with one side of the force balance, so that the x–λ blocks are skew and the
+// matrix copositive).
+struct LcpLayout {
+  int nu, nc, nd, xp, xm, pn, pf, g, n;
+  explicit LcpLayout(const QuasistaticSystem& s)
+      : nu(s.nu()), nc(s.nc()), nd(s.nd()), xp(0), xm(nu), pn(2 * nu), pf(2 * nu + nc), g(2 * nu + nc + nd),
+        n(2 * nu + 2 * nc + nd) {}
+};
+
+void build_lcp(const QuasistaticSystem& s, MatX& M, VecX& q) {
+  const LcpLayout L(s);
+  M.setZero(L.n, L.n);
+  q.setZero(L.n);
+  M.block(L.xp, L.pn, L.nu, L.nc) = -s.Jn_u.transpose();
+  M.block(L.xp, L.pf, L.nu, L.nd) = -s.Jf_u.transpose();
+  q.segment(L.xp, L.nu) = -s.h * s.tau_u;
+  M.block(L.xm, L.pn, L.nu, L.nc) = s.Jn_u.transpose();
+  M.block(L.xm, L.pf, L.nu, L.nd) = s.Jf_u.transpose();
+  q.segment(L.xm, L.nu) = s.h * s.tau_u;
+  M.block(L.pn, L.xp, L.nc, L.nu) = s.Jn_u;
+  M.block(L.pn, L.xm, L.nc, L.nu) = -s.Jn_u;
+  q.segment(L.pn, L.nc) = s.phi + s.Jn_a * s.dq_command;
+  M.block(L.pf, L.xp, L.nd, L.nu) = s.Jf_u;
+  M.block(L.pf, L.xm, L.nd, L.nu) = -s.Jf_u;
+  q.segment(L.pf, L.nd) = s.Jf_a * s.dq_command;
+  for (int k = 0; k < L.nd; ++k) {
+    M(L.pf + k, L.g + contact_of(s, k)) = 1.0;
+    M(L.g + contact_of(s, k), L.pf + k) = -1.0;
+  }
+  for (int i = 0; i < L.nc; ++i) M(L.g + i, L.pn + i) = s.mu[i];
+}
+
+// ---- the MIQP (23a–f) -------------------------------------------------------------------
+// x = [Δq_u, Δq_a, P_n, P_f, Γ]; z = [z_n, z_f, z_s] (one per complementarity pair).
+struct MiqpLayout {
+  int nu, na, nc, nd, u, a, pn, pf, g, n, zn, zf, zs, nz;
+  explicit MiqpLayout(const QuasistaticSystem& s)
+      : nu(s.nu()), na(s.na()), nc(s.nc()), nd(s.nd()), u(0), a(nu), pn(nu + na), pf(nu + na + nc),
+        g(nu + na + nc + nd), n(nu + na + 2 * nc + nd), zn(0), zf(nc), zs(nc + nd), nz(2 * nc + nd) {}
+};
+
+// `fixed_a`: the LCP scheme's feasibility problem (Δq_a bound to the command, no
+// objective, no lower bound), used to certify what Lemke could not solve.
+MixedIntegerQp build_miqp(const QuasistaticSystem& s, const QuasistaticOptions& o, const VecX* phi_bar_prev,
+                          bool fixed_a) {
+  const MiqpLayout L(s);
+  const double M = o.big_m, hK = s.h * o.stiffness;
+  MixedIntegerQp p;
+  p.H = MatX::Zero(L.n, L.n);
+  p.c = VecX::Zero(L.n);
+  if (!fixed_a) {
+    p.H.block(L.a, L.a, L.na, L.na).diagonal().setConstant(2.0);
+    p.c.segment(L.a, L.na) = -2.0 * s.dq_command;
+  }
+  p.x_lo = VecX::Constant(L.n, -kInf);
+  p.x_hi = VecX::Constant(L.n, kInf);
+  p.x_lo.tail(2 * L.nc + L.nd).setZero();
+  if (fixed_a) p.x_lo.segment(L.a, L.na) = p.x_hi.segment(L.a, L.na) = s.dq_command;
+
+  std::vector<VecX> A_rows, B_rows;
+  std::vector<double> lo, hi;
+  auto row = [&](const VecX& ax, const VecX& bz, double l, double u) {
+    A_rows.push_back(ax);
+    B_rows.push_back(bz);
+    lo.push_back(l);
+    hi.push_back(u);
+  };
+  const VecX zero_z = VecX::Zero(L.nz);
+  // (23a) force balance.
+  for (int j = 0; j < L.nu; ++j) {
+    VecX ax = VecX::Zero(L.n);
+    ax.segment(L.pn, L.nc) = s.Jn_u.col(j);
+    ax.segment(L.pf, L.nd) = s.Jf_u.col(j);
+    row(ax, zero_z, -s.h * s.tau_u[j], -s.h * s.tau_u[j]);
+  }
+  // One complementarity pair 0 ≤ w ⊥ λ ≥ 0 with w = ax·x + w0: w ≥ 0, w ≤ M z, λ ≤ M (1 − z).
+  auto pair = [&](const VecX& ax, double w0, int lambda, int zi) {
+    VecX bz = VecX::Zero(L.nz);
+    row(ax, zero_z, -w0, kInf);
+    bz[zi] = -M;
+    row(ax, bz, -kInf, -w0);
+    VecX al = VecX::Zero(L.n);
+    al[lambda] = 1.0;
+    bz[zi] = M;
+    row(al, bz, -kInf, M);
+  };
+  for (int i = 0; i < L.nc; ++i) {  // (12) φ^{l+1} ⊥ P_n
+    VecX ax = VecX::Zero(L.n);
+    ax.segment(L.u, L.nu) = s.Jn_u.row(i).transpose();
+    ax.segment(L.a, L.na) = s.Jn_a.row(i).transpose();
+    pair(ax, s.phi[i], L.pn + i, L.zn + i);
+  }
+  for (int k = 0; k < L.nd; ++k) {  // (16) ρ = EΓ + J_f Δq ⊥ P_f
+    VecX ax = VecX::Zero(L.n);
+    ax.segment(L.u, L.nu) = s.Jf_u.row(k).transpose();
+    ax.segment(L.a, L.na) = s.Jf_a.row(k).transpose();
+    ax[L.g + contact_of(s, k)] = 1.0;
+    pair(ax, 0.0, L.pf + k, L.zf + k);
+  }
+  for (int i = 0; i < L.nc; ++i) {  // (17) s = U P_n − Eᵀ P_f ⊥ Γ
+    VecX ax = VecX::Zero(L.n);
+    ax[L.pn + i] = s.mu[i];
+    for (int k = 0; k < L.nd; ++k)
+      if (contact_of(s, k) == i) ax[L.pf + k] = -1.0;
+    pair(ax, 0.0, L.g + i, L.zs + i);
+  }
+  // (23f) P_n/h ≥ −K φ̄, φ̄ = φ + J_n^u Δq_u + J_n^a Δq̄_a (or the previous step's, a number).
+  for (int i = 0; i < L.nc && !fixed_a; ++i) {
+    VecX ax = VecX::Zero(L.n);
+    ax[L.pn + i] = 1.0;
+    if (o.penetration == PenetrationBound::Current) {
+      ax.segment(L.u, L.nu) = hK * s.Jn_u.row(i).transpose();
+      row(ax, zero_z, -hK * (s.phi[i] + s.Jn_a.row(i).dot(s.dq_command)), kInf);
+    } else if (phi_bar_prev && i < phi_bar_prev->size() && std::isfinite((*phi_bar_prev)[i])) {
+      row(ax, zero_z, -hK * (*phi_bar_prev)[i], kInf);
+    }
+  }
+  const int m = static_cast<int>(A_rows.size());
+  p.A.resize(m, L.n);
+  p.B.resize(m, L.nz);
+  p.row_lo.resize(m);
+  p.row_hi.resize(m);
+  for (int r = 0; r < m; ++r) {
+    p.A.row(r) = A_rows[r].transpose();
+    p.B.row(r) = B_rows[r].transpose();
+    p.row_lo[r] = lo[r];
+    p.row_hi[r] = hi[r];
+  }
+  return p;
+}
+
+void unpack_miqp(const QuasistaticSystem& s, const VecX& x, QuasistaticSolution& sol) {
+  const MiqpLayout L(s);
+  sol.dv_u = x.segment(L.u, L.nu);
+  sol.dv_a = x.segment(L.a, L.na);
+  sol.Pn = x.segment(L.pn, L.nc);
+  sol.Pf = x.segment(L.pf, L.nd);
+  sol.Gamma = x.segment(L.g, L.nc);
+}
+
+// The complementarity pairs' two sides (w, λ), in the order of build_miqp.
+void for_each_pair(const QuasistaticSystem& s, const QuasistaticSolution& sol,
+                   const std::function<void(double w, double lambda)>& fn) {
+  const VecX gap = s.phi + s.Jn_u * sol.dv_u + s.Jn_a * sol.dv_a;
+  const VecX slide = s.Jf_u * sol.dv_u + s.Jf_a * sol.dv_a;
+  const VecX fsum = sum_per_contact(s, sol.Pf);
+  for (int i = 0; i < s.nc(); ++i) fn(gap[i], sol.Pn[i]);
+  for (int k = 0; k < s.nd(); ++k) fn(slide[k] + sol.Gamma[contact_of(s, k)], sol.Pf[k]);
+  for (int i = 0; i < s.nc(); ++i) fn(s.mu[i] * sol.Pn[i] - fsum[i], sol.Gamma[i]);
+}
+
+QuasistaticSolution solve_miqp_scheme(const QuasistaticSystem& s, const QuasistaticOptions& o,
+                                      const VecX* phi_bar_prev, bool fixed_a) {
+  QuasistaticSolution sol;
+  const MixedIntegerQp p = build_miqp(s, o, phi_bar_prev, fixed_a);
+  MiqpOptions mo;
+  mo.objective_scale = o.objective_scale;
+  const MiqpResult r = solve_miqp_bonmin(p, mo);
+  sol.solver = "bonmin";
+  sol.binaries = p.nz();
+  sol.nodes = r.nodes;
+  sol.solve_ms = r.solve_ms;
+  if (r.status != MiqpStatus::Optimal) {
+    sol.status = r.status == MiqpStatus::Infeasible ? QuasistaticSolution::Status::Infeasible
+                                                    : QuasistaticSolution::Status::Failed;
+    sol.message = r.message;
+    return sol;
+  }
+  unpack_miqp(s, r.x, sol);
+  // A binary at 1 bounds its impulse by M (1 − z) = 0: what Ipopt left there is rounding.
+  const MiqpLayout L(s);
+  for (int i = 0; i < L.nc; ++i) {
+    if (r.z[L.zn + i] > 0.5) sol.Pn[i] = 0.0;
+    if (r.z[L.zs + i] > 0.5) sol.Gamma[i] = 0.0;
+  }
+  for (int k = 0; k < L.nd; ++k)
+    if (r.z[L.zf + k] > 0.5) sol.Pf[k] = 0.0;
+  sol.objective = (sol.dv_a - s.dq_command).squaredNorm();
+  sol.status = QuasistaticSolution::Status::Solved;
+  const double near_m = o.big_m * (1.0 - 1e-6);
+  for_each_pair(s, sol, [&](double w, double lambda) {
+    if (w >= near_m || lambda >= near_m) sol.big_m_active = true;
+  });
+  return sol;
+}
+
+QuasistaticSolution solve_lcp_scheme(const QuasistaticSystem& s, const QuasistaticOptions& o) {
+  QuasistaticSolution sol;
+  const LcpLayout L(s);
+  MatX M;
+  VecX q;
+  build_lcp(s, M, q);
+  const auto t0 = Clock::now();
+  const LcpResult r = solve_lcp_lemke(M, q);
+  sol.solve_ms = ms_since(t0);
+  sol.nodes = r.pivots;
+  sol.solver = "lemke";
+  if (r.ok) {
+    sol.dv_u = r.z.segment(L.xp, L.nu) - r.z.segment(L.xm, L.nu);
+    sol.dv_a = s.dq_command;
+    sol.Pn = r.z.segment(L.pn, L.nc);
+    sol.Pf = r.z.segment(L.pf, L.nd);
+    sol.Gamma = r.z.segment(L.g, L.nc);
+    sol.status = QuasistaticSolution::Status::Solved;
+    return sol;
+  }
+  // Lemke is not guaranteed on this (merely copositive) matrix: a ray is not a proof. The
+  // same complementarity problem by branch and bound either solves it or proves it infeasible.
+  QuasistaticSolution certified = solve_miqp_scheme(s, o, nullptr, true);
+  certified.solver = "lemke+bonmin";
+  certified.solve_ms += sol.solve_ms;
+  certified.binaries = 0;
+  certified.objective = 0.0;
+  if (certified.status == QuasistaticSolution::Status::Infeasible)
+    certified.message = "the LCP is infeasible: the command cannot be followed without penetration or without "
+                        "breaking the force balance (Trinkle's scheme; the MIQP scheme follows it as closely as possible)";
+  return certified;
+}
+
+// ---- the convex quasi-dynamic QP ---------------------------------------------------------
+// minimise ½ h K ‖Δq_a − Δq̄_a‖² + ½ (ε/h) Δq_uᵀ M_u Δq_u − h τ_uᵀ Δq_u
+// subject to φ_i + (J_n,i + μ_i J_d,ij) Δq ≥ 0 for every contact i and direction j.
+// Stationarity: Q Δq + b = Aᵀ β, so Δq = Q⁻¹(Aᵀβ − b) and the dual is the monotone LCP
+// w = A Q⁻¹ Aᵀ β + (φ − A Q⁻¹ b) ≥ 0 ⊥ β ≥ 0.
+QuasistaticSolution solve_convex_scheme(const QuasistaticSystem& s, const QuasistaticOptions& o) {
+  QuasistaticSolution sol;
+  sol.solver = "lemke";
+  const int nu = s.nu(), na = s.na(), n = nu + na, nc = s.nc(), nd = s.nd();
+  const auto t0 = Clock::now();
+  MatX Q = MatX::Zero(n, n);
+  // The regularising mass: a fraction ε of the true one, plus a floor so that a massless
+  // unactuated dof stays well posed.
+  Q.topLeftCorner(nu, nu) = (o.regularization / s.h) * s.M_u;
+  Q.topLeftCorner(nu, nu).diagonal().array() += 1e-9 * (1.0 + s.M_u.diagonal().cwiseAbs().maxCoeff() * (nu > 0));
+  Q.bottomRightCorner(na, na).diagonal() = s.h * s.stiffness_a;
+  VecX b(n);
+  b << -s.h * s.tau_u, -s.h * s.stiffness_a.cwiseProduct(s.dq_command);
+  MatX A(nd, n);
+  VecX phi_rep(nd);
+  for (int k = 0; k < nd; ++k) {
+    const int i = contact_of(s, k);
+    A.row(k) << s.Jn_u.row(i) + s.mu[i] * s.Jf_u.row(k), s.Jn_a.row(i) + s.mu[i] * s.Jf_a.row(k);
+    phi_rep[k] = s.phi[i];
+  }
+  const Eigen::LLT<MatX> llt(Q);
+  VecX dq = -llt.solve(b);
+  sol.beta = VecX::Zero(nd);
+  if (nd > 0) {
+    const MatX QiAt = llt.solve(A.transpose());
+    MatX W = A * QiAt;
+    // Many generators share few dofs (a face's 4 points × 4 directions on 6 dofs), so W is
+    // singular; a compliance of 1e-10 of its scale makes it positive definite, where Lemke
+    // cannot end on a ray, and moves the solution by that fraction.
+    W.diagonal().array() += 1e-10 * W.diagonal().maxCoeff();
+    const VecX w0 = phi_rep + A * dq;
+    LcpResult r = solve_lcp_lemke(W, w0);
+    double pgs_residual = 0.0;
+    sol.nodes = r.pivots;
+    // Lemke may still lose its way in rounding on an ill-conditioned W; W is symmetric
+    // positive definite, where projected Gauss-Seidel converges.
+    if (!r.ok) {
+      r.z = VecX::Zero(nd);
+      const VecX& d = W.diagonal();
+      for (int sweep = 0; sweep < 20000; ++sweep) {
+        double change = 0.0;
+        for (int k = 0; k < nd; ++k) {
+          const double z = std::max(0.0, r.z[k] - (W.row(k).dot(r.z) + w0[k]) / d[k]);
+          change = std::max(change, std::abs(z - r.z[k]) * d[k]);
+          r.z[k] = z;
+        }
+        sol.nodes = sweep + 1;
+        if (change <= 1e-13 * (1.0 + w0.cwiseAbs().maxCoeff())) break;
+      }
+      // Accepted within 1e-7 (m of gap or N·s of impulse) of complementarity.
+      pgs_residual = lcp_residual(W, w0, r.z);
+      r.ok = pgs_residual <= 1e-7;
+      sol.solver = "lemke+pgs";
+    }
+    if (!r.ok) {
+      sol.solve_ms = ms_since(t0);
+      sol.status = QuasistaticSolution::Status::Failed;
+      sol.message = "neither Lemke nor projected Gauss-Seidel solved the convex scheme's dual (PGS residual " +
+                    std::to_string(pgs_residual) + " m, W diagonal " + std::to_string(W.diagonal().minCoeff()) + ".." +
+                    std::to_string(W.diagonal().maxCoeff()) + ")";
+      return sol;
+    }
+    sol.beta = r.z;
+    dq += QiAt * r.z;
+  }
+  sol.solve_ms = ms_since(t0);
+  sol.dv_u = dq.head(nu);
+  sol.dv_a = dq.tail(na);
+  sol.Pn = VecX::Zero(nc);
+  sol.Pf = VecX::Zero(nd);
+  sol.Gamma = VecX::Zero(nc);
+  for (int k = 0; k < nd; ++k) {
+    const int i = contact_of(s, k);
+    sol.Pn[i] += sol.beta[k];
+    sol.Pf[k] = s.mu[i] * sol.beta[k];
+  }
+  sol.objective = 0.5 * dq.dot(Q * dq) + b.dot(dq);
+  sol.status = QuasistaticSolution::Status::Solved;
+  return sol;
+}
+
+}  // namespace
+
+QuasistaticSolution solve_quasistatic(const QuasistaticSystem& sys, const QuasistaticOptions& o,
+                                      const VecX* phi_bar_previous) {
+  switch (o.scheme) {
+    case QuasistaticScheme::Lcp: return solve_lcp_scheme(sys, o);
+    case QuasistaticScheme::Convex: return solve_convex_scheme(sys, o);
+    case QuasistaticScheme::Miqp: break;
+  }
+  return solve_miqp_scheme(sys, o, phi_bar_previous, false);
+}
+
+MixedIntegerQp quasistatic_miqp(const QuasistaticSystem& sys, const QuasistaticOptions& options,
+                                const VecX* phi_bar_previous) {
+  return build_miqp(sys, options, phi_bar_previous, false);
+}
+
+VecX hypothetical_penetration(const QuasistaticSystem& s, const VecX& dv_u) {
+  return s.phi + s.Jn_u * dv_u + s.Jn_a * s.dq_command;
+}
+
+QuasistaticResiduals quasistatic_residuals(const QuasistaticSystem& s, const QuasistaticSolution& sol,
+                                           QuasistaticScheme scheme) {
+  QuasistaticResiduals r;
+  const VecX gap = s.phi + s.Jn_u * sol.dv_u + s.Jn_a * sol.dv_a;
+  r.min_gap = gap.size() ? gap.minCoeff() : 0.0;
+  auto sign = [&](const VecX& x) {
+    if (x.size()) r.sign = std::max(r.sign, -x.minCoeff());
+  };
+  sign(sol.Pn);
+  sign(sol.Pf);
+  if (scheme == QuasistaticScheme::Convex) {
+    // Its own (relaxed) pairs; its force balance carries the regularising inertia by design.
+    sign(sol.beta);
+    for (int k = 0; k < s.nd(); ++k) {
+      const int i = contact_of(s, k);
+      const double w = s.phi[i] + (s.Jn_u.row(i) + s.mu[i] * s.Jf_u.row(k)).dot(sol.dv_u) +
+                       (s.Jn_a.row(i) + s.mu[i] * s.Jf_a.row(k)).dot(sol.dv_a);
+      r.sign = std::max(r.sign, -w);
+      r.complementarity = std::max(r.complementarity, std::min(std::abs(w), std::abs(sol.beta[k])));
+    }
+    return r;
+  }
+  sign(sol.Gamma);
+  r.force_balance = s.nu() ? balance(s, sol.Pn, sol.Pf).cwiseAbs().maxCoeff() : 0.0;
+  for_each_pair(s, sol, [&](double w, double lambda) {
+    r.sign = std::max(r.sign, -w);
+    r.complementarity = std::max(r.complementarity, std::min(std::abs(w), std::abs(lambda)));
+  });
+  return r;
+}
+
+}  // namespace graspsim

@@ -1,0 +1,190 @@
+#include "quasistatic/system.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "contact/friction_directions.h"
+#include "core/error.h"
+#include "dynamics/actuation.h"
+#include "dynamics/dynamics.h"
+#include "kinematics/kinematics.h"
+
+namespace graspsim {
+namespace {
+
+bool is_servo(const Actuator& a) { return a.type == ActuatorType::Position || a.type == ActuatorType::Velocity; }
+
+// Balanced directions (for each d, −d is one too), as the LCP's friction needs (seed 003 eq. 4).
+void balanced_directions(const Vec3& n, int k, std::vector<Vec3>& out) {
+  if (k == 2) {
+    const Vec3 t = box_tangents(n).t1;
+    out.push_back(t);
+    out.push_back(-t);
+    return;
+  }
+  for (const Vec3& d : tangent_directions(n, k)) out.push_back(d);
+}
+
+}  // namespace
+
+QuasistaticPartition quasistatic_partition(const Model& model) {
+  std::vector<int> kin_index(model.nv, -1), servo(model.nv, -1);
+  for (size_t k = 0; k < model.kinematic_dofs.size(); ++k) kin_index[model.kinematic_dofs[k]] = static_cast<int>(k);
+  for (size_t i = 0; i < model.actuators.size(); ++i) {
+    const Actuator& a = model.actuators[i];
+    if (is_servo(a) && a.joint >= 0) servo[model.joints[a.joint].vadr + a.dof] = static_cast<int>(i);
+  }
+  QuasistaticPartition p;
+  for (int d = 0; d < model.nv; ++d) {
+    if (kin_index[d] >= 0 || servo[d] >= 0) {
+      p.actuated.push_back(d);
+      p.kinematic_index.push_back(kin_index[d]);
+      p.actuator.push_back(kin_index[d] >= 0 ? -1 : servo[d]);
+    } else {
+      p.unactuated.push_back(d);
+    }
+  }
+  return p;
+}
+
+void validate_quasistatic(const Model& model, const QuasistaticOptions& o) {
+  const std::string opt = "options: quasistatic";
+  require(o.tangent_directions >= 2 && o.tangent_directions % 2 == 0, opt,
+          "'tangent_directions' must be even and >= 2 (balanced directions), got " + std::to_string(o.tangent_directions));
+  require(std::isfinite(o.stiffness) && o.stiffness > 0, opt, "'stiffness' must be a positive number (N/m)");
+  require(std::isfinite(o.big_m) && o.big_m > 0, opt, "'big_m' must be a positive number");
+  require(std::isfinite(o.objective_scale) && o.objective_scale > 0, opt, "'objective_scale' must be positive");
+  require(std::isfinite(o.regularization) && o.regularization > 0, opt, "'regularization' must be positive");
+  for (const Equality& e : model.equalities)
+    require(false, "equality '" + e.name + "'",
+            "the quasistatic stepper has no equality constraints (drive the coupled joints by their own servos)");
+  std::vector<char> driven(model.nv, 0);
+  for (int d : model.kinematic_dofs) driven[d] = 1;
+  for (const Actuator& a : model.actuators) {
+    if (!is_servo(a)) continue;
+    require(a.joint >= 0, "actuator '" + a.name + "'",
+            "a servo through a tendon cannot command a quasistatic dof: drive each joint by its own servo");
+    const Joint& j = model.joints[a.joint];
+    require(j.nv == 1, "actuator '" + a.name + "'", "a quasistatic servo needs a 1-dof joint, '" + j.name + "' has " +
+                                                         std::to_string(j.nv));
+    require(!driven[j.vadr], "actuator '" + a.name + "'",
+            "joint '" + j.name + "' is already commanded (a second servo or a kinematic body)");
+    driven[j.vadr] = 1;
+  }
+  for (const auto& [name, k] : o.joint_stiffness) {
+    const int j = model.find_joint(name);
+    require(j >= 0, opt, "joint_stiffness: no joint named '" + name + "'");
+    require(driven[model.joints[j].vadr], opt, "joint_stiffness: joint '" + name + "' is not actuated");
+    require(std::isfinite(k) && k > 0, opt, "joint_stiffness: '" + name + "' must be positive");
+  }
+  for (const Joint& j : model.joints)
+    if (j.nv > 0 && j.limited && !driven[j.vadr])
+      require(false, "joint '" + j.name + "'",
+              "limits of an unactuated joint are not modelled by the quasistatic stepper (remove them or drive the joint)");
+}
+
+void build_quasistatic_system(const Model& model, const State& s, const Input& in, const QuasistaticOptions& o,
+                              const QuasistaticPartition& part, KinematicsData& kin, QuasistaticBuildScratch& sc,
+                              QuasistaticSystem& sys) {
+  const double h = model.options.dt;
+  sys.h = h;
+  forward_kinematics(model, s.q, kin);
+  const int nu = static_cast<int>(part.unactuated.size()), na = static_cast<int>(part.actuated.size());
+
+  // The command: kinematic dofs at their commanded velocity, position servos to their set
+  // point at the end of the step, velocity servos at theirs.
+  sys.dq_command.resize(na);
+  for (int i = 0; i < na; ++i) {
+    const int d = part.actuated[i];
+    if (part.kinematic_index[i] >= 0) {
+      sys.dq_command[i] = h * in.kinematic_v[part.kinematic_index[i]];
+      continue;
+    }
+    const Actuator& a = model.actuators[part.actuator[i]];
+    const double sp = actuator_set_point(a, in.ctrl[part.actuator[i]]);
+    sys.dq_command[i] = a.type == ActuatorType::Velocity ? h * sp : sp - s.q[model.joints[a.joint].qadr + (d - model.joints[a.joint].vadr)];
+  }
+
+  sys.stiffness_a = VecX::Constant(na, o.stiffness);
+  for (const auto& [name, k] : o.joint_stiffness) {
+    const int j = model.find_joint(name);
+    for (int i = 0; i < na && j >= 0; ++i)
+      if (part.actuated[i] >= model.joints[j].vadr && part.actuated[i] < model.joints[j].vadr + model.joints[j].nv)
+        sys.stiffness_a[i] = k;
+  }
+
+  // External generalized forces at rest: gravity, joint springs, force actuators.
+  const VecX zero = VecX::Zero(model.nv);
+  bias_forces(model, kin, zero, sc.c);
+  sc.passive = VecX::Zero(model.nv);
+  passive_forces(model, s.q, zero, sc.passive);
+  add_actuator_forces(model, in, s.q, zero, nullptr, sc.passive, ServoForces::Skip);
+  sys.tau_u.resize(nu);
+  for (int i = 0; i < nu; ++i) sys.tau_u[i] = sc.passive[part.unactuated[i]] - sc.c[part.unactuated[i]];
+  mass_matrix(model, kin, sc.M);
+  sys.M_u.resize(nu, nu);
+  for (int i = 0; i < nu; ++i)
+    for (int j = 0; j < nu; ++j) sys.M_u(i, j) = sc.M(part.unactuated[i], part.unactuated[j]);
+
+  // Contacts within the margin.
+  sc.X_WG.resize(model.ngeom());
+  for (int g = 0; g < model.ngeom(); ++g) sc.X_WG[g] = geom_pose(model, kin, g);
+  CollideOptions copt;
+  copt.margin = model.options.contact_margin;
+  copt.patch_grid = model.options.patch_grid;
+  collide(model, sc.X_WG, copt, sc.broadphase, sc.contact_sets);
+  sys.contacts.clear();
+  sys.directions.clear();
+  for (const ContactSet& cs : sc.contact_sets) {
+    if (cs.points.empty()) continue;
+    const Geom &ga = model.geoms[cs.geom_a], &gb = model.geoms[cs.geom_b];
+    const double mu = model.contact_material(ga.material, gb.material).friction;
+    auto add = [&](const ContactPoint& p) {
+      QuasistaticContact c{cs.geom_a, cs.geom_b, ga.body, gb.body, p.feature, p.point_a, p.point_b, p.normal, -p.depth, mu};
+      sys.contacts.push_back(c);
+    };
+    if (o.contact_points == ContactPoints::Deepest) {
+      // The pair's signed distance and its witness points, as the paper's φ_i (ties: the first point).
+      const auto deepest = std::max_element(cs.points.begin(), cs.points.end(),
+                                            [](const ContactPoint& a, const ContactPoint& b) { return a.depth < b.depth; });
+      add(*deepest);
+    } else {
+      for (const ContactPoint& p : cs.points) add(p);
+    }
+  }
+  const int nc = static_cast<int>(sys.contacts.size()), k = o.tangent_directions;
+  sys.phi.resize(nc);
+  sys.mu.resize(nc);
+  sys.Jn_u.setZero(nc, nu);
+  sys.Jn_a.setZero(nc, na);
+  sys.Jf_u.setZero(nc * k, nu);
+  sys.Jf_a.setZero(nc * k, na);
+  // Column of each velocity index in the u or a block.
+  std::vector<int> col(model.nv);
+  std::vector<char> actuated(model.nv, 0);
+  for (int i = 0; i < nu; ++i) col[part.unactuated[i]] = i;
+  for (int i = 0; i < na; ++i) {
+    col[part.actuated[i]] = i;
+    actuated[part.actuated[i]] = 1;
+  }
+  for (int ci = 0; ci < nc; ++ci) {
+    const QuasistaticContact& c = sys.contacts[ci];
+    sys.phi[ci] = c.phi;
+    sys.mu[ci] = c.mu;
+    // Each body's own witness point: the gap's rate is n·(v_B(p_b) − v_A(p_a)).
+    point_chain(kin, c.body_a, c.point_a, sc.chain_a);
+    point_chain(kin, c.body_b, c.point_b, sc.chain_b);
+    auto row = [&](const Vec3& u, auto&& Ju, auto&& Ja) {
+      relative_row(sc.chain_a, sc.chain_b, u, [&](int d, double value) {
+        if (actuated[d]) Ja(col[d]) += value;
+        else Ju(col[d]) += value;
+      });
+    };
+    row(c.normal, sys.Jn_u.row(ci), sys.Jn_a.row(ci));
+    const int first = static_cast<int>(sys.directions.size());
+    balanced_directions(c.normal, k, sys.directions);
+    for (int j = 0; j < k; ++j) row(sys.directions[first + j], sys.Jf_u.row(first + j), sys.Jf_a.row(first + j));
+  }
+}
+
+}  // namespace graspsim

@@ -1,0 +1,80 @@
+#pragma once
+// The quasistatic system at one configuration (seed 003, Section III): which dofs are
+// actuated, what the actuated dofs are commanded to do over the step, and the contacts
+// within the detection margin with their signed distances φ and normal and tangent
+// Jacobians split into unactuated (u) and actuated (a) columns.
+//
+// Coordinates: everything is in velocity coordinates times h (displacements Δv = h·v), so
+// a free body's rotation is an angle vector, not a quaternion difference; q is advanced by
+// integrate_q. For joints whose v is q̇ (slides, hinges) this is the paper's Δq.
+
+#include <string>
+#include <vector>
+
+#include "collision/broadphase.h"
+#include "collision/contact.h"
+#include "contact/contact_kinematics.h"
+#include "kinematics/kinematics.h"
+#include "model/input.h"
+#include "model/model.h"
+#include "model/state.h"
+
+namespace graspsim {
+
+// Actuated dofs: kinematic bodies' dofs and the dofs of joints driven by a position or
+// velocity servo; every other dof is unactuated (it moves only as the force balance
+// allows). Ascending velocity indices.
+struct QuasistaticPartition {
+  std::vector<int> unactuated, actuated;
+  std::vector<int> kinematic_index;  // per actuated dof: index into Input::kinematic_v, or −1
+  std::vector<int> actuator;         // per actuated dof: the servo driving it, or −1
+};
+QuasistaticPartition quasistatic_partition(const Model& model);
+
+// Throws InputError naming what the quasistatic stepper cannot model: equality constraints,
+// servos through tendons or on multi-dof joints, limited unactuated joints, bad options.
+void validate_quasistatic(const Model& model, const QuasistaticOptions& options);
+
+struct QuasistaticContact {
+  int geom_a = -1, geom_b = -1, body_a = 0, body_b = 0;
+  std::uint64_t feature = 0;
+  Vec3 point_a, point_b;   // witness points (world)
+  Vec3 normal;             // unit, from A to B
+  double phi = 0.0;        // signed distance (m), < 0 penetrating
+  double mu = 0.0;
+};
+
+struct QuasistaticSystem {
+  double h = 0.0;
+  VecX dq_command;         // Δv̄_a: the actuated dofs' commanded displacement over the step
+  VecX stiffness_a;        // convex scheme: each actuated dof's stiffness
+  std::vector<QuasistaticContact> contacts;
+  std::vector<Vec3> directions;    // friction directions (world), tangent_directions per contact
+  VecX phi, mu;                    // per contact
+  MatX Jn_u, Jn_a;                 // n_c × n_u, n_c × n_a
+  MatX Jf_u, Jf_a;                 // n_d × n_u, n_d × n_a (row k: direction k)
+  VecX tau_u;                      // external generalized force on the unactuated dofs (gravity, springs, force actuators)
+  MatX M_u;                        // mass matrix block of the unactuated dofs (convex scheme)
+  int nc() const { return static_cast<int>(phi.size()); }
+  int nd() const { return static_cast<int>(directions.size()); }
+  int nu() const { return static_cast<int>(Jn_u.cols()); }
+  int na() const { return static_cast<int>(Jn_a.cols()); }
+  int ndir() const { return nc() ? nd() / nc() : 0; }
+};
+
+// Scratch reused from step to step.
+struct QuasistaticBuildScratch {
+  Broadphase broadphase;
+  std::vector<Pose> X_WG;
+  std::vector<ContactSet> contact_sets;
+  PointChain chain_a, chain_b;
+  MatX M;
+  VecX c, passive;
+};
+
+// The system at state s under input `in` (kinematics in `kin` are computed here).
+void build_quasistatic_system(const Model& model, const State& s, const Input& in, const QuasistaticOptions& options,
+                              const QuasistaticPartition& part, KinematicsData& kin, QuasistaticBuildScratch& scratch,
+                              QuasistaticSystem& sys);
+
+}  // namespace graspsim

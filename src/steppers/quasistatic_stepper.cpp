@@ -1,0 +1,139 @@
+#include "steppers/quasistatic_stepper.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "core/error.h"
+#include "kinematics/integrate.h"
+#include "quasistatic/schemes.h"
+#include "quasistatic/system.h"
+
+namespace graspsim {
+
+struct QuasistaticScratch {
+  QuasistaticPartition part;
+  QuasistaticBuildScratch build;
+  QuasistaticSystem sys;
+  VecX phi_bar_prev, dv;
+};
+
+void ScratchDeleter::operator()(QuasistaticScratch* p) const { delete p; }
+
+namespace {
+
+constexpr int kPhiBar = 0, kHasPhiBar = 1;  // ContactSlot::values of this stepper
+
+std::string touching(const Model& model, const QuasistaticSystem& sys) {
+  std::string out;
+  for (const QuasistaticContact& c : sys.contacts) {
+    if (c.phi > 1e-9) continue;
+    if (!out.empty()) out += ", ";
+    out += model.bodies[c.body_a].name + "/" + model.bodies[c.body_b].name;
+  }
+  return out.empty() ? "none" : out;
+}
+
+void fill_results(const Model& model, const QuasistaticSystem& sys, const QuasistaticSolution& sol,
+                  StepResult& result) {
+  result.contacts.clear();
+  const double h = sys.h;
+  const int k = sys.ndir();
+  const VecX slide = sys.Jf_u * sol.dv_u + sys.Jf_a * sol.dv_a;
+  for (int i = 0; i < sys.nc(); ++i) {
+    const QuasistaticContact& c = sys.contacts[i];
+    ContactResult r;
+    r.geom_a = c.geom_a;
+    r.geom_b = c.geom_b;
+    r.body_a = c.body_a;
+    r.body_b = c.body_b;
+    r.position = 0.5 * (c.point_a + c.point_b);
+    r.normal = c.normal;
+    r.depth = -c.phi;
+    r.mu = c.mu;
+    r.fn = sol.Pn[i] / h;
+    Vec3 slip = Vec3::Zero();
+    for (int j = 0; j < k; ++j) {
+      r.ft += sys.directions[i * k + j] * (sol.Pf[i * k + j] / h);
+      slip += sys.directions[i * k + j] * (slide[i * k + j] / h);
+    }
+    // The directions are balanced, so Σ d (d·v) = (k/2) v_t.
+    r.slip = slip * (2.0 / k);
+    r.cone_error = r.fn > 0.0 && c.mu > 0.0 ? std::max(0.0, r.ft.norm() / (c.mu * r.fn) - 1.0) : 0.0;
+    r.alignment_error = std::numeric_limits<double>::quiet_NaN();
+    result.contacts.push_back(r);
+  }
+  (void)model;
+}
+
+}  // namespace
+
+void step_quasistatic(const Model& model, State& s, const Input& in, const Formulation& f, Workspace& ws,
+                      StepResult* result) {
+  const QuasistaticOptions& o = f.quasistatic;
+  const double h = model.options.dt;
+  if (!ws.quasistatic) {
+    validate_quasistatic(model, o);
+    ws.quasistatic.reset(new QuasistaticScratch);
+    ws.quasistatic->part = quasistatic_partition(model);
+  }
+  QuasistaticScratch& sc = *ws.quasistatic;
+  QuasistaticSystem& sys = sc.sys;
+  build_quasistatic_system(model, s, in, o, sc.part, ws.kin, sc.build, sys);
+
+  // The previous step's hypothetical penetration of each contact (seed 003, V.B).
+  sc.phi_bar_prev = VecX::Constant(sys.nc(), std::numeric_limits<double>::quiet_NaN());
+  for (int i = 0; i < sys.nc(); ++i) {
+    const QuasistaticContact& c = sys.contacts[i];
+    if (const ContactSlot* slot = s.contacts.find({c.geom_a, c.geom_b, c.feature}); slot && slot->values[kHasPhiBar])
+      sc.phi_bar_prev[i] = slot->values[kPhiBar];
+  }
+  const QuasistaticSolution sol = solve_quasistatic(sys, o, &sc.phi_bar_prev);
+  if (sol.status != QuasistaticSolution::Status::Solved) {
+    const std::string what = "step " + std::to_string(s.step + 1) + " (t = " + std::to_string(s.t) + "), scheme " +
+                             to_string(o.scheme) + ": " + sol.message + "; touching: " + touching(model, sys);
+    if (sol.status == QuasistaticSolution::Status::Infeasible) throw InputError(what);
+    throw std::runtime_error(what);
+  }
+
+  const VecX phi_bar = hypothetical_penetration(sys, sol.dv_u);
+  s.contacts.begin();
+  for (int i = 0; i < sys.nc(); ++i) {
+    const QuasistaticContact& c = sys.contacts[i];
+    ContactSlot& slot = s.contacts.touch({c.geom_a, c.geom_b, c.feature}, s.t);
+    slot.values[kPhiBar] = phi_bar[i];
+    slot.values[kHasPhiBar] = 1.0;
+  }
+  s.contacts.end();
+
+  sc.dv = VecX::Zero(model.nv);
+  for (int i = 0; i < sys.nu(); ++i) sc.dv[sc.part.unactuated[i]] = sol.dv_u[i];
+  for (int i = 0; i < sys.na(); ++i) sc.dv[sc.part.actuated[i]] = sol.dv_a[i];
+  if (result) {
+    QuasistaticStepInfo& info = result->quasistatic;
+    info.valid = true;
+    info.q_before = s.q;
+    info.actuated_dofs = sc.part.actuated;
+    info.dq_command = sys.dq_command;
+    info.dq = sol.dv_a;
+    info.binaries = sol.binaries;
+    info.nodes = sol.nodes;
+    info.solve_ms = sol.solve_ms;
+    info.objective = sol.objective;
+    info.big_m_active = sol.big_m_active;
+    const QuasistaticResiduals res = quasistatic_residuals(sys, sol, o.scheme);
+    info.force_balance = res.force_balance;
+    info.complementarity = res.complementarity;
+    fill_results(model, sys, sol, *result);
+    result->solver = sol.solver;
+    result->solver_iterations = sol.nodes;
+    result->solver_residual = res.complementarity / h;
+  }
+  ws.actuator_effort = VecX::Zero(static_cast<Eigen::Index>(model.actuators.size()));
+  s.v = sc.dv / h;
+  integrate_q(model, s.q, s.v, h);
+  s.t += h;
+  s.step += 1;
+}
+
+}  // namespace graspsim
