@@ -22,7 +22,7 @@ test-fast: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE slow
 
 # Address and undefined-behaviour sanitizers over the fast tests, in their own build folder
-# (CI runs it after `make test`). Leaks inside libassimp's error paths are suppressed.
+# (CI runs it after `make test`). Leaks inside libassimp's error paths and COIN-OR's static registries are suppressed.
 SANITIZE_BUILD ?= build-sanitize
 test-sanitize: deps
 	@if [ ! -f $(SANITIZE_BUILD)/CMakeCache.txt ]; then \
