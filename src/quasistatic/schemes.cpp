@@ -262,7 +262,7 @@ QuasistaticSolution solve_convex_scheme(const QuasistaticSystem& s, const Quasis
   // The regularising mass: a fraction ε of the true one, plus a floor so that a massless
   // unactuated dof stays well posed.
   Q.topLeftCorner(nu, nu) = (o.regularization / s.h) * s.M_u;
-  Q.topLeftCorner(nu, nu).diagonal().array() += 1e-9 * (1.0 + s.M_u.diagonal().cwiseAbs().maxCoeff() * (nu > 0));
+  if (nu > 0) Q.topLeftCorner(nu, nu).diagonal().array() += 1e-9 * (1.0 + s.M_u.diagonal().cwiseAbs().maxCoeff());
   Q.bottomRightCorner(na, na).diagonal() = s.h * s.stiffness_a;
   VecX b(n);
   b << -s.h * s.tau_u, -s.h * s.stiffness_a.cwiseProduct(s.dq_command);
