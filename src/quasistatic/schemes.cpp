@@ -204,8 +204,9 @@ QuasistaticSolution solve_miqp_scheme(const QuasistaticSystem& s, const Quasista
     if (r.z[L.zn + i] > 0.5) sol.Pn[i] = 0.0;
     if (r.z[L.zs + i] > 0.5) sol.Gamma[i] = 0.0;
   }
+  // And friction within the cone, 0 ≤ Σ P_f ≤ μ P_n, has nothing left when P_n is 0.
   for (int k = 0; k < L.nd; ++k)
-    if (r.z[L.zf + k] > 0.5) sol.Pf[k] = 0.0;
+    if (r.z[L.zf + k] > 0.5 || r.z[L.zn + contact_of(s, k)] > 0.5) sol.Pf[k] = 0.0;
   sol.objective = (sol.dv_a - s.dq_command).squaredNorm();
   sol.status = QuasistaticSolution::Status::Solved;
   const double near_m = o.big_m * (1.0 - 1e-6);

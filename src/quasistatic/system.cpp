@@ -95,14 +95,13 @@ void build_quasistatic_system(const Model& model, const State& s, const Input& i
   // point at the end of the step, velocity servos at theirs.
   sys.dq_command.resize(na);
   for (int i = 0; i < na; ++i) {
-    const int d = part.actuated[i];
     if (part.kinematic_index[i] >= 0) {
       sys.dq_command[i] = h * in.kinematic_v[part.kinematic_index[i]];
       continue;
     }
     const Actuator& a = model.actuators[part.actuator[i]];
     const double sp = actuator_set_point(a, in.ctrl[part.actuator[i]]);
-    sys.dq_command[i] = a.type == ActuatorType::Velocity ? h * sp : sp - s.q[model.joints[a.joint].qadr + (d - model.joints[a.joint].vadr)];
+    sys.dq_command[i] = a.type == ActuatorType::Velocity ? h * sp : sp - s.q[model.joints[a.joint].qadr];  // 1-dof joints
   }
 
   sys.stiffness_a = VecX::Constant(na, o.stiffness);
@@ -121,10 +120,15 @@ void build_quasistatic_system(const Model& model, const State& s, const Input& i
   add_actuator_forces(model, in, s.q, zero, nullptr, sc.passive, ServoForces::Skip);
   sys.tau_u.resize(nu);
   for (int i = 0; i < nu; ++i) sys.tau_u[i] = sc.passive[part.unactuated[i]] - sc.c[part.unactuated[i]];
-  mass_matrix(model, kin, sc.M);
-  sys.M_u.resize(nu, nu);
-  for (int i = 0; i < nu; ++i)
-    for (int j = 0; j < nu; ++j) sys.M_u(i, j) = sc.M(part.unactuated[i], part.unactuated[j]);
+  // Only the convex scheme reads the mass matrix (its regularising mass).
+  if (o.scheme == QuasistaticScheme::Convex) {
+    mass_matrix(model, kin, sc.M);
+    sys.M_u.resize(nu, nu);
+    for (int i = 0; i < nu; ++i)
+      for (int j = 0; j < nu; ++j) sys.M_u(i, j) = sc.M(part.unactuated[i], part.unactuated[j]);
+  } else {
+    sys.M_u.resize(0, 0);
+  }
 
   // Contacts within the margin.
   sc.X_WG.resize(model.ngeom());

@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "kinematics/integrate.h"
+#include "metrics/contact_metrics.h"
 #include "quasistatic/schemes.h"
 #include "quasistatic/system.h"
 
@@ -34,8 +35,7 @@ std::string touching(const Model& model, const QuasistaticSystem& sys) {
   return out.empty() ? "none" : out;
 }
 
-void fill_results(const Model& model, const QuasistaticSystem& sys, const QuasistaticSolution& sol,
-                  StepResult& result) {
+void fill_results(const QuasistaticSystem& sys, const QuasistaticSolution& sol, StepResult& result) {
   result.contacts.clear();
   const double h = sys.h;
   const int k = sys.ndir();
@@ -59,11 +59,10 @@ void fill_results(const Model& model, const QuasistaticSystem& sys, const Quasis
     }
     // The directions are balanced, so Σ d (d·v) = (k/2) v_t.
     r.slip = slip * (2.0 / k);
-    r.cone_error = r.fn > 0.0 && c.mu > 0.0 ? std::max(0.0, r.ft.norm() / (c.mu * r.fn) - 1.0) : 0.0;
-    r.alignment_error = std::numeric_limits<double>::quiet_NaN();
+    r.cone_error = coulomb_cone_error(r.fn, r.ft, c.mu);
+    r.alignment_error = alignment_error(r.ft, r.slip);
     result.contacts.push_back(r);
   }
-  (void)model;
 }
 
 }  // namespace
@@ -124,7 +123,7 @@ void step_quasistatic(const Model& model, State& s, const Input& in, const Formu
     const QuasistaticResiduals res = quasistatic_residuals(sys, sol, o.scheme);
     info.force_balance = res.force_balance;
     info.complementarity = res.complementarity;
-    fill_results(model, sys, sol, *result);
+    fill_results(sys, sol, *result);
     result->solver = sol.solver;
     result->solver_iterations = sol.nodes;
     result->solver_residual = res.complementarity / h;
