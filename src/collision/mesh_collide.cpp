@@ -290,6 +290,45 @@ std::vector<ContactPoint> reduce_manifold(std::vector<ContactPoint> points, int 
   return kept;
 }
 
+std::vector<ContactPoint> reduce_to_support(const std::vector<ContactPoint>& points, int max_points, double spacing) {
+  if (points.empty() || max_points <= 0) return {};
+  // Distance from x to the hull of `set` (a point, a segment, the union of its triangles),
+  // leaving out set[skip].
+  auto hull_distance = [](const std::vector<ContactPoint>& set, const Vec3& x, int skip) {
+    std::vector<Vec3> v;
+    for (int i = 0; i < static_cast<int>(set.size()); ++i)
+      if (i != skip) v.push_back(set[i].position);
+    const int k = static_cast<int>(v.size());
+    if (k == 0) return kInf;
+    if (k == 1) return (x - v[0]).norm();
+    if (k == 2) return (x - closest_on_segment_to_segment(v[0], v[1], x, x)).norm();
+    double d = kInf;
+    for (int i = 0; i < k; ++i)
+      for (int j = i + 1; j < k; ++j)
+        for (int l = j + 1; l < k; ++l) d = std::min(d, (x - closest_on_triangle(x, v[i], v[j], v[l])).norm());
+    return d;
+  };
+  std::vector<ContactPoint> kept{*std::max_element(
+      points.begin(), points.end(), [](const ContactPoint& a, const ContactPoint& b) { return a.depth < b.depth; })};
+  while (static_cast<int>(kept.size()) < max_points) {
+    double best = spacing;
+    const ContactPoint* next = nullptr;
+    for (const ContactPoint& p : points) {
+      const double d = hull_distance(kept, p.position, -1);
+      if (d > best) {
+        best = d;
+        next = &p;
+      }
+    }
+    if (!next) break;
+    kept.push_back(*next);
+  }
+  // The deepest point may lie inside the span of the others (the middle of a line contact).
+  for (int i = 0; i < static_cast<int>(kept.size()) && kept.size() > 1; ++i)
+    if (hull_distance(kept, kept[i].position, i) <= spacing) kept.erase(kept.begin() + i--);
+  return kept;
+}
+
 ContactSet collide_trimesh(const Model& model, const BvhCache& bvhs, int ga, const Pose& X_WA, int gb,
                            const Pose& X_WB, double margin) {
   const Geom& a = model.geoms.at(ga);

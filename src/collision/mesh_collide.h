@@ -39,4 +39,12 @@ ContactSet collide_trimesh(const Model& model, int ga, const Pose& X_WA, int gb,
 std::vector<ContactPoint> reduce_manifold(std::vector<ContactPoint> points, int max_points,
                                           double merge_distance);
 
+// A contact patch's support: keeps the deepest point, then repeatedly the point farthest from
+// the hull of those kept (a point, a segment, the union of their triangles), until
+// `max_points` are kept or every other point lies within `spacing` of that hull; a kept
+// point within `spacing` of the others' hull is then dropped. A line contact keeps its two
+// ends, a flat patch the corners that span it. For steppers whose cost
+// grows steeply with the number of contacts (the quasistatic MIQP's binaries).
+std::vector<ContactPoint> reduce_to_support(const std::vector<ContactPoint>& points, int max_points, double spacing);
+
 }  // namespace graspsim

@@ -3,8 +3,11 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <limits>
 
 namespace graspsim {
+
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
 using Vec3 = Eigen::Vector3d;
 using Vec6 = Eigen::Matrix<double, 6, 1>;

@@ -53,8 +53,9 @@ void read_contact(const YamlNode& m, ContactMaterial& c) {
 
 void read_quasistatic(const YamlNode& m, QuasistaticOptions& o) {
   expect_map(m, "quasistatic");
-  check_keys(m, "options: quasistatic", {"tangent_directions", "stiffness", "big_m", "penetration", "objective_scale",
-                                         "regularization", "contact_points", "joint_stiffness"});
+  check_keys(m, "options: quasistatic", {"tangent_directions", "stiffness", "big_m", "penetration", "miqp_solver", "objective_scale",
+                                         "regularization", "contact_points", "max_points_per_pair", "point_spacing",
+                                         "joint_stiffness"});
   for (const auto& e : m.entries) {
     const YamlNode& v = e.value;
     const std::string& k = e.key;
@@ -62,9 +63,12 @@ void read_quasistatic(const YamlNode& m, QuasistaticOptions& o) {
     else if (k == "stiffness") o.stiffness = as_number(v, k);
     else if (k == "big_m") o.big_m = as_number(v, k);
     else if (k == "penetration") o.penetration = as_enum<PenetrationBound>(v, k);
+    else if (k == "miqp_solver") o.miqp_solver = as_enum<MiqpSolver>(v, k);
     else if (k == "objective_scale") o.objective_scale = as_number(v, k);
     else if (k == "regularization") o.regularization = as_number(v, k);
     else if (k == "contact_points") o.contact_points = as_enum<ContactPoints>(v, k);
+    else if (k == "max_points_per_pair") o.max_points_per_pair = as_int(v, k, 0);
+    else if (k == "point_spacing") o.point_spacing = as_number(v, k);
     else if (k == "joint_stiffness") {
       expect_map(v, "joint_stiffness");
       for (const auto& j : v.entries) o.joint_stiffness.emplace_back(j.key, as_number(j.value, j.key));

@@ -19,8 +19,6 @@
 
 namespace graspsim {
 
-inline constexpr double kInf = std::numeric_limits<double>::infinity();
-
 // ---- names of the enums ---------------------------------------------------------------
 // Each named enum has one table of its names, in declaration order, next to it:
 // EnumNames<E>::table. They are the words of scene files and of the CSV/JSON output;
@@ -342,6 +340,16 @@ struct EnumNames<PenetrationBound> {
       {PenetrationBound::Previous, "previous"},
   });
 };
+// Which solver takes the MIQP: a branch and bound on the complementarity pairs with Clp at
+// the nodes (solvers/complementarity_qp.h), or Bonmin on the big-M form. Same optimum.
+enum class MiqpSolver { BranchAndBound, Bonmin };
+template <>
+struct EnumNames<MiqpSolver> {
+  static constexpr auto table = std::to_array<std::pair<MiqpSolver, const char*>>({
+      {MiqpSolver::BranchAndBound, "branch_and_bound"},
+      {MiqpSolver::Bonmin, "bonmin"},
+  });
+};
 // Which points of a geom pair's contact manifold become contacts.
 enum class ContactPoints { Manifold, Deepest };
 template <>
@@ -359,9 +367,14 @@ struct QuasistaticOptions {
   double stiffness = 1e4;           // K of the normal-force lower bound (MIQP) and of the actuated dofs (convex), N/m
   double big_m = 1.0;               // MIQP big-M (N·s and m: impulses and gaps of one step)
   PenetrationBound penetration = PenetrationBound::Current;
+  MiqpSolver miqp_solver = MiqpSolver::BranchAndBound;  // also certifies the LCP scheme's rays
   double objective_scale = 1e6;     // MIQP objective scaling inside Bonmin (its tolerances are absolute)
   double regularization = 1e-3;     // convex: the unactuated dofs' mass, as a fraction of their mass matrix
   ContactPoints contact_points = ContactPoints::Manifold;
+  // Manifold points: at most this many per geom pair (0: all), spanning the patch, points
+  // within `point_spacing` (m) of the span of those kept dropped (see reduce_to_support).
+  int max_points_per_pair = 0;
+  double point_spacing = 0.0;
   // Convex: per actuated joint (by name), a stiffness other than `stiffness` (N/m or
   // N·m/rad): a stiff arm carrying a compliant grasp.
   std::vector<std::pair<std::string, double>> joint_stiffness;

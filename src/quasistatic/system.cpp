@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "collision/mesh_collide.h"
 #include "contact/friction_directions.h"
 #include "core/error.h"
 #include "dynamics/actuation.h"
@@ -55,6 +56,7 @@ void validate_quasistatic(const Model& model, const QuasistaticOptions& o) {
   require(std::isfinite(o.big_m) && o.big_m > 0, opt, "'big_m' must be a positive number");
   require(std::isfinite(o.objective_scale) && o.objective_scale > 0, opt, "'objective_scale' must be positive");
   require(std::isfinite(o.regularization) && o.regularization > 0, opt, "'regularization' must be positive");
+  require(std::isfinite(o.point_spacing) && o.point_spacing >= 0, opt, "'point_spacing' must be a length >= 0 (m)");
   for (const Equality& e : model.equalities)
     require(false, "equality '" + e.name + "'",
             "the quasistatic stepper has no equality constraints (drive the coupled joints by their own servos)");
@@ -152,6 +154,8 @@ void build_quasistatic_system(const Model& model, const State& s, const Input& i
       const auto deepest = std::max_element(cs.points.begin(), cs.points.end(),
                                             [](const ContactPoint& a, const ContactPoint& b) { return a.depth < b.depth; });
       add(*deepest);
+    } else if (o.max_points_per_pair > 0) {
+      for (const ContactPoint& p : reduce_to_support(cs.points, o.max_points_per_pair, o.point_spacing)) add(p);
     } else {
       for (const ContactPoint& p : cs.points) add(p);
     }

@@ -20,7 +20,6 @@
 namespace graspsim {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kIpoptInf = 1e20;  // Ipopt treats |bound| ≥ 1e19 as no bound
 
 using Clock = std::chrono::steady_clock;

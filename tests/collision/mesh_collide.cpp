@@ -272,3 +272,49 @@ TEST(MeshCollide, RequiresATriangleMesh) {
 
 }  // namespace
 }  // namespace graspsim
+
+namespace graspsim {
+namespace {
+
+std::vector<ContactPoint> points_at(const std::vector<Vec3>& at, double depth_of_first) {
+  std::vector<ContactPoint> out;
+  for (size_t i = 0; i < at.size(); ++i) {
+    ContactPoint p;
+    p.position = p.point_a = p.point_b = at[i];
+    p.depth = i == 0 ? depth_of_first : 0.0;
+    out.push_back(p);
+  }
+  return out;
+}
+
+TEST(ReduceToSupport, LineContactKeepsItsEnds) {
+  // Four collinear points (a pad along a cylinder's side): the two ends span the line.
+  const auto kept = reduce_to_support(
+      points_at({Vec3(0.01, 0, 0), Vec3(0, 0, 0), Vec3(0.03, 0, 0), Vec3(0.02, 0, 0)}, 1e-4), 4, 1e-4);
+  ASSERT_EQ(kept.size(), 2u);  // the deepest (0.01) lies between them: dropped
+  EXPECT_EQ(kept[0].position, Vec3(0.03, 0, 0));
+  EXPECT_EQ(kept[1].position, Vec3(0, 0, 0));
+}
+
+TEST(ReduceToSupport, OctagonKeepsFourCornersAroundItsCentre) {
+  // A flat base's eight rim points: four are kept, and they surround the centre (a standing
+  // object needs its support polygon around the centre of mass).
+  std::vector<Vec3> rim;
+  for (int i = 0; i < 8; ++i) rim.emplace_back(std::cos(i * std::numbers::pi / 4), std::sin(i * std::numbers::pi / 4), 0);
+  const auto kept = reduce_to_support(points_at(rim, 1e-4), 4, 1e-3);
+  ASSERT_EQ(kept.size(), 4u);
+  Vec3 sum = Vec3::Zero();
+  for (const ContactPoint& p : kept) sum += p.position;
+  EXPECT_LT(sum.norm(), 1e-12);  // opposite pairs: a square
+}
+
+TEST(ReduceToSupport, NarrowPatchWithinSpacingKeepsTwo) {
+  // A 20 x 3.9 mm rectangle with 5 mm spacing: its long diagonal only.
+  const auto kept = reduce_to_support(
+      points_at({Vec3(0, 0, 0), Vec3(0.02, 0, 0), Vec3(0, 0.0039, 0), Vec3(0.02, 0.0039, 0)}, 1e-4), 4, 0.005);
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_NEAR((kept[1].position - kept[0].position).norm(), std::hypot(0.02, 0.0039), 1e-15);
+}
+
+}  // namespace
+}  // namespace graspsim

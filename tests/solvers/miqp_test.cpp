@@ -15,7 +15,6 @@
 namespace graspsim {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // An empty problem with n continuous variables, nz binaries and m rows: H = 0, c = 0, free
 // bounds, rows free on both sides.

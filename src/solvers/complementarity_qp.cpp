@@ -1,0 +1,318 @@
+#include "solvers/complementarity_qp.h"
+
+#include <ClpSimplex.hpp>
+#include <CoinPackedMatrix.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "core/error.h"
+#include "solvers/active_set_qp.h"
+
+namespace graspsim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kClpInf = 1e30;  // Clp's "no bound"
+
+double clp_bound(double v) { return std::clamp(v, -kClpInf, kClpInf); }
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+// A pair's state at a node.
+enum Fix : signed char { Free = -1, GapZero = 0, ImpulseZero = 1 };
+
+struct Node {
+  std::vector<signed char> fix;
+  std::vector<unsigned char> basis;  // the parent's final Clp status (warm start); empty: cold
+  double bound = -kInf;
+  int depth = 0;
+};
+
+// A node's relaxation in two phases. Feasibility: Clp's dual simplex on the zero-objective
+// LP over columns [x (n), w (np)] and rows [A (m), W x − w = −w0 (np), w + λ ≤ M (np)],
+// warm-started from the parent's basis (only bounds changed, so it stays dual feasible).
+// Optimality: the primal active-set QP (active_set_qp.h) from that feasible vertex, on the
+// rows [A, W x (for w), W x + λ (for w + λ), x (bounds)]. (Clp's own quadratic primal loops
+// on these degenerate problems.)
+class NodeSolver {
+ public:
+  explicit NodeSolver(const ComplementarityQp& p) : p_(p), n_(p.n()), np_(p.np()) {
+    const int m = p.m(), ncol = n_ + np_, nrow = m + 2 * np_;
+    std::vector<int> rows, cols;
+    std::vector<double> vals;
+    auto put = [&](int r, int c, double v) {
+      if (v == 0.0) return;
+      rows.push_back(r);
+      cols.push_back(c);
+      vals.push_back(v);
+    };
+    for (int r = 0; r < m; ++r)
+      for (int c = 0; c < n_; ++c) put(r, c, p.A(r, c));
+    for (int j = 0; j < np_; ++j) {
+      for (int c = 0; c < n_; ++c) put(m + j, c, p.W(j, c));
+      put(m + j, n_ + j, -1.0);
+      put(m + np_ + j, n_ + j, 1.0);
+      put(m + np_ + j, p.lambda[j], 1.0);
+    }
+    const CoinPackedMatrix matrix(true, rows.data(), cols.data(), vals.data(), static_cast<CoinBigIndex>(vals.size()));
+    std::vector<double> col_lo(ncol), col_hi(ncol), zero(ncol, 0.0), row_lo(nrow), row_hi(nrow);
+    for (int c = 0; c < n_; ++c) {
+      col_lo[c] = clp_bound(p.x_lo[c]);
+      col_hi[c] = clp_bound(p.x_hi[c]);
+    }
+    for (int r = 0; r < m; ++r) {
+      row_lo[r] = clp_bound(p.row_lo[r]);
+      row_hi[r] = clp_bound(p.row_hi[r]);
+    }
+    for (int j = 0; j < np_; ++j) {
+      row_lo[m + j] = row_hi[m + j] = -p.w0[j];
+      row_lo[m + np_ + j] = -kClpInf;
+      row_hi[m + np_ + j] = p.big_m;
+    }
+    lp_.setLogLevel(0);
+    lp_.loadProblem(matrix, col_lo.data(), col_hi.data(), zero.data(), row_lo.data(), row_hi.data());
+    lp_.setPrimalTolerance(1e-10);
+    lp_.setDualTolerance(1e-10);
+    lp_.setMaximumIterations(100000);
+
+    qp_.h = p.H.diagonal();
+    qp_.c = p.c;
+    qp_.A.resize(m + 2 * np_ + n_, n_);
+    qp_.lo.resize(qp_.A.rows());
+    qp_.hi.resize(qp_.A.rows());
+    qp_.A.topRows(m) = p.A;
+    qp_.lo.head(m) = p.row_lo;
+    qp_.hi.head(m) = p.row_hi;
+    qp_.A.middleRows(m, np_) = p.W;
+    qp_.A.middleRows(m + np_, np_) = p.W;
+    for (int j = 0; j < np_; ++j) {
+      qp_.A(m + np_ + j, p.lambda[j]) += 1.0;
+      qp_.lo[m + np_ + j] = -kInf;
+      qp_.hi[m + np_ + j] = p.big_m - p.w0[j];
+    }
+    qp_.A.bottomRows(n_).setIdentity();
+    qp_.lo.tail(n_) = p.x_lo;
+    qp_.hi.tail(n_) = p.x_hi;
+  }
+
+  // Solves the node's relaxation; false if infeasible. Throws std::runtime_error if a solver fails.
+  bool solve(const Node& node, VecX& x, VecX& w) {
+    const int m = p_.m();
+    for (int j = 0; j < np_; ++j) {
+      const int l = p_.lambda[j];
+      const double w_hi = node.fix[j] == GapZero ? 0.0 : p_.big_m, l_hi = node.fix[j] == ImpulseZero ? 0.0 : p_.big_m;
+      lp_.setColumnBounds(n_ + j, 0.0, w_hi);
+      lp_.setColumnBounds(l, 0.0, l_hi);
+      qp_.lo[m + j] = -p_.w0[j];
+      qp_.hi[m + j] = w_hi - p_.w0[j];
+      qp_.lo[m + 2 * np_ + l] = 0.0;
+      qp_.hi[m + 2 * np_ + l] = l_hi;
+    }
+    const int total = lp_.numberColumns() + lp_.numberRows();
+    if (static_cast<int>(node.basis.size()) == total)
+      std::copy(node.basis.begin(), node.basis.end(), lp_.statusArray());
+    else
+      lp_.allSlackBasis(true);
+    lp_.dual();
+    // A warm dual simplex sometimes declares a feasible node infeasible (seen on the 3D
+    // pick); a cold primal decides.
+    if (!lp_.isProvenOptimal()) {
+      lp_.allSlackBasis(true);
+      lp_.primal();
+      if (lp_.isProvenPrimalInfeasible()) return false;
+      if (!lp_.isProvenOptimal())
+        throw std::runtime_error("Clp could not decide a node's feasibility (status " + std::to_string(lp_.status()) + ")");
+    }
+    const VecX x0 = Eigen::Map<const VecX>(lp_.primalColumnSolution(), n_);
+    const ActiveSetResult r = solve_active_set_qp(qp_, x0);
+    iterations_ += r.iterations;
+    if (r.status != ActiveSetResult::Status::Optimal)
+      throw std::runtime_error(r.status == ActiveSetResult::Status::Unbounded ? "a node's QP is unbounded"
+                                                                                : "a node's QP reached its iteration limit");
+    x = r.x;
+    w = p_.W * x + p_.w0;
+    return true;
+  }
+
+  // The feasibility LP's basis, the children's warm start.
+  std::vector<unsigned char> basis() {
+    const int total = lp_.numberColumns() + lp_.numberRows();
+    return std::vector<unsigned char>(lp_.statusArray(), lp_.statusArray() + total);
+  }
+  long iterations() const { return iterations_; }
+
+ private:
+  const ComplementarityQp& p_;
+  int n_, np_;
+  ClpSimplex lp_;
+  BoxedRowsQp qp_;
+  long iterations_ = 0;
+};
+
+double objective(const ComplementarityQp& p, const VecX& x) { return 0.5 * x.dot(p.H.diagonal().cwiseProduct(x)) + p.c.dot(x); }
+
+}  // namespace
+
+void check_complementarity_qp(const ComplementarityQp& p) {
+  const int n = p.n(), np = p.np();
+  const std::string f = "ComplementarityQp.";
+  require(p.H.rows() == n && p.H.cols() == n, f + "H", "must be n x n (n = size of c)");
+  require(p.H.allFinite() && p.c.allFinite() && p.A.allFinite() && p.W.allFinite() && p.w0.allFinite(), f + "H/c/A/W/w0",
+          "not finite");
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      require(i == j ? p.H(i, i) >= 0.0 : p.H(i, j) == 0.0, f + "H", "must be diagonal with entries >= 0");
+  require(p.A.cols() == n && p.A.rows() == p.m() && p.row_hi.size() == p.m(), f + "A", "must be m x n with row bounds of size m");
+  require(p.x_lo.size() == n && p.x_hi.size() == n, f + "x_lo/x_hi", "must have size n");
+  require(p.W.rows() == np && p.W.cols() == n && p.w0.size() == np, f + "W/w0", "must be np x n and np");
+  require(std::isfinite(p.big_m) && p.big_m > 0, f + "big_m", "must be positive");
+  std::vector<char> seen(n, 0);
+  for (int j = 0; j < np; ++j) {
+    const int l = p.lambda[j];
+    require(l >= 0 && l < n && !seen[l], f + "lambda", "entry " + std::to_string(j) + " must be a distinct index < n");
+    seen[l] = 1;
+    require(p.x_lo[l] <= 0.0 && p.x_hi[l] >= 0.0, f + "x_lo/x_hi",
+            "the bounds of lambda " + std::to_string(l) + " must admit 0");
+  }
+  for (int i = 0; i < p.m(); ++i)
+    require(!(p.row_lo[i] > p.row_hi[i]), f + "row_lo", "entry " + std::to_string(i) + " exceeds row_hi");
+  for (int i = 0; i < n; ++i) require(!(p.x_lo[i] > p.x_hi[i]), f + "x_lo", "entry " + std::to_string(i) + " exceeds x_hi");
+}
+
+MixedIntegerQp big_m_miqp(const ComplementarityQp& p) {
+  check_complementarity_qp(p);
+  const int n = p.n(), m = p.m(), np = p.np();
+  MixedIntegerQp q;
+  q.H = p.H;
+  q.c = p.c;
+  q.x_lo = p.x_lo;
+  q.x_hi = p.x_hi;
+  for (int j = 0; j < np; ++j) {  // the binaries bound each λ_j
+    q.x_lo[p.lambda[j]] = 0.0;
+    q.x_hi[p.lambda[j]] = kInf;
+  }
+  q.A = MatX::Zero(m + 3 * np, n);
+  q.B = MatX::Zero(m + 3 * np, np);
+  q.row_lo.resize(m + 3 * np);
+  q.row_hi.resize(m + 3 * np);
+  q.A.topRows(m) = p.A;
+  q.row_lo.head(m) = p.row_lo;
+  q.row_hi.head(m) = p.row_hi;
+  for (int j = 0; j < np; ++j) {
+    const int r = m + 3 * j;
+    q.A.row(r) = p.W.row(j);  // w ≥ 0
+    q.row_lo[r] = -p.w0[j];
+    q.row_hi[r] = kInf;
+    q.A.row(r + 1) = p.W.row(j);  // w − M z ≤ 0
+    q.B(r + 1, j) = -p.big_m;
+    q.row_lo[r + 1] = -kInf;
+    q.row_hi[r + 1] = -p.w0[j];
+    q.A(r + 2, p.lambda[j]) = 1.0;  // λ + M z ≤ M
+    q.B(r + 2, j) = p.big_m;
+    q.row_lo[r + 2] = -kInf;
+    q.row_hi[r + 2] = p.big_m;
+  }
+  return q;
+}
+
+MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const ComplementarityBbOptions& o) {
+  check_complementarity_qp(p);
+  const int np = p.np();
+  require(o.mode_hint.empty() || static_cast<int>(o.mode_hint.size()) == np, "ComplementarityBbOptions.mode_hint",
+          "expected size " + std::to_string(np) + " (pairs) or empty");
+  const auto t0 = Clock::now();
+  MiqpResult res;
+  NodeSolver solver(p);
+  VecX x, w, best_x;
+  double best = kInf;
+  auto gap = [&] { return std::max(o.gap_abs, o.gap_rel * std::abs(best)); };
+  // A relaxed solution that satisfies every pair is a candidate; else the most violated
+  // pair is returned for branching (−1: candidate).
+  auto most_violated = [&](const VecX& xs, const VecX& ws, const Node& node) {
+    int worst = -1;
+    double worst_v = o.feasibility_tol;
+    for (int j = 0; j < np; ++j) {
+      if (node.fix[j] != Free) continue;
+      const double v = std::min(ws[j], xs[p.lambda[j]]);
+      if (v > worst_v) {
+        worst_v = v;
+        worst = j;
+      }
+    }
+    return worst;
+  };
+
+  // Depth first, the child that agrees with the relaxed solution (its smaller side set to
+  // zero) first: the relaxation is weak (w + λ ≤ M with M far above the step's impulses and
+  // gaps), so its bound is flat over much of the tree and best-first search would sweep it
+  // breadth first; diving finds a complementary point, usually at the root's bound, at once.
+  std::vector<Node> open;
+  try {
+    if (!o.mode_hint.empty()) {  // the hint as a first incumbent
+      Node hint;
+      hint.fix.assign(np, Free);
+      for (int j = 0; j < np; ++j)
+        if (o.mode_hint[j] == 0 || o.mode_hint[j] == 1) hint.fix[j] = o.mode_hint[j] ? ImpulseZero : GapZero;
+      ++res.nodes;
+      if (solver.solve(hint, x, w) && most_violated(x, w, hint) < 0) {
+        best = objective(p, x);
+        best_x = x;
+      }
+    }
+    Node root;
+    root.fix.assign(np, Free);
+    open.push_back(root);
+    while (!open.empty()) {
+      Node node = std::move(open.back());
+      open.pop_back();
+      if (node.bound >= best - gap()) continue;
+      if (res.nodes >= o.max_nodes || ms_since(t0) > 1e3 * o.time_limit_s) {
+        res.message = "node or time limit reached";
+        break;
+      }
+      ++res.nodes;
+      if (!solver.solve(node, x, w)) continue;
+      const double f = objective(p, x);
+      if (f >= best - gap()) continue;
+      const int j = most_violated(x, w, node);
+      if (j < 0) {
+        best = f;
+        best_x = x;
+        continue;
+      }
+      const Fix natural = w[j] <= x[p.lambda[j]] ? GapZero : ImpulseZero;
+      Node child{node.fix, solver.basis(), f, node.depth + 1};
+      child.fix[j] = natural == GapZero ? ImpulseZero : GapZero;
+      open.push_back(child);
+      child.fix[j] = natural;
+      open.push_back(std::move(child));
+    }
+  } catch (const std::exception& e) {
+    res.message = std::string("Clp: ") + e.what();
+    open = {};
+  }
+  res.solve_ms = ms_since(t0);
+  if (best_x.size()) {
+    res.x = best_x;
+    res.z.resize(np);
+    const VecX ws = p.W * best_x + p.w0;
+    for (int j = 0; j < np; ++j) res.z[j] = best_x[p.lambda[j]] <= ws[j] ? 1.0 : 0.0;
+    res.objective = objective(p, best_x);
+  }
+  if (!open.empty() || !res.message.empty()) {
+    res.status = MiqpStatus::Failed;
+    if (res.message.empty()) res.message = "stopped";
+  } else if (best_x.size()) {
+    res.status = MiqpStatus::Optimal;
+  } else {
+    res.status = MiqpStatus::Infeasible;
+    res.message = "infeasible";
+  }
+  return res;
+}
+
+}  // namespace graspsim

@@ -1,0 +1,69 @@
+#pragma once
+// Quadratic programs with complementarity constraints (a QP with "either–or" pairs), the
+// quasistatic stepper's MIQP before it is written with big-M binaries:
+//
+//   minimise ½ xᵀ H x + cᵀ x                 (H diagonal, ≥ 0)
+//   subject to  row_lo ≤ A x ≤ row_hi        (general rows; equal bounds for equalities)
+//               x_lo ≤ x ≤ x_hi
+//               for each pair j:  w_j = W_j x + w0_j,   0 ≤ w_j ≤ M,   0 ≤ x[λ_j] ≤ M,
+//                                 w_j · x[λ_j] = 0
+//
+// big_m_miqp writes it as Pang & Tedrake's big-M MIQP (seed 003 eq. 20): one binary z_j per
+// pair, w_j ≤ M z_j, λ_j ≤ M (1 − z_j); any MIQP solver then solves the same problem.
+//
+// solve_complementarity_bb is a branch and bound on the pairs themselves (Bard and Moore's
+// scheme for complementarity-constrained programs): a node fixes some pairs to w_j = 0 and
+// others to λ_j = 0 and relaxes the rest to the convex hull of the disjunction,
+// w_j, λ_j ≥ 0, w_j + λ_j ≤ M, which is exactly the big-M MIQP's relaxation with z_j ∈ [0, 1].
+// So node bounds, the tree and the optimum are those of any big-M B&B (Bonmin's), but each
+// node is a small QP solved by COIN-OR Clp's simplex, warm-started from its parent's basis,
+// where Bonmin runs an interior point method from scratch. The tree is searched depth
+// first, the branch that agrees with the relaxed solution first. A node whose relaxed
+// solution already satisfies every pair ends its branch with a candidate. A mode hint (e.g.
+// the previous step's contact modes) is tried first as an incumbent, so a step whose modes
+// did not change is usually settled at the root.
+
+#include <vector>
+
+#include "solvers/miqp.h"
+
+namespace graspsim {
+
+struct ComplementarityQp {
+  MatX H;                 // n × n, diagonal, ≥ 0
+  VecX c;                 // n
+  MatX A;                 // m × n
+  VecX row_lo, row_hi;    // m
+  VecX x_lo, x_hi;        // n (a λ_j's bounds are replaced by [0, M])
+  MatX W;                 // np × n
+  VecX w0;                // np
+  std::vector<int> lambda;  // np: the index in x of each pair's λ_j (distinct)
+  double big_m = 1.0;
+  int n() const { return static_cast<int>(c.size()); }
+  int m() const { return static_cast<int>(row_lo.size()); }
+  int np() const { return static_cast<int>(lambda.size()); }
+};
+
+// Throws InputError naming the field for a malformed problem.
+void check_complementarity_qp(const ComplementarityQp& p);
+
+// The big-M MIQP: rows = the general rows, then per pair w_j ≥ 0, w_j − M z_j ≤ 0,
+// λ_j + M z_j ≤ M. z_j = 1 means λ_j = 0 (the pair is "open": w_j free in [0, M]).
+MixedIntegerQp big_m_miqp(const ComplementarityQp& p);
+
+struct ComplementarityBbOptions {
+  double time_limit_s = 60.0;
+  // Optional (size np or empty): per pair, 1 = try λ_j = 0, 0 = try w_j = 0, −1 = no hint.
+  std::vector<int> mode_hint;
+  double feasibility_tol = 1e-9;   // rows, bounds and complementarity min(w_j, λ_j), in their units
+  double gap_abs = 1e-15;          // a node is pruned when bound ≥ incumbent − max(gap_abs, gap_rel·|incumbent|)
+  double gap_rel = 1e-9;
+  int max_nodes = 100000;
+};
+
+// Result in the big-M MIQP's terms (z_j = 1: λ_j = 0), so it compares directly with
+// solve_miqp_bonmin on big_m_miqp(p). nodes: QPs solved. Failed: a limit was reached or
+// Clp failed (the message says which; x, z hold the incumbent if any).
+MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const ComplementarityBbOptions& o = {});
+
+}  // namespace graspsim

@@ -1,0 +1,141 @@
+// The complementarity branch and bound against brute-force enumeration of the big-M MIQP's
+// binaries and against Bonmin, on random instances (feasible and infeasible), with and
+// without mode hints.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "core/error.h"
+#include "solvers/complementarity_qp.h"
+
+namespace graspsim {
+namespace {
+
+// ny free variables with curvature, np pairs w = W x + w0 ⊥ λ, one general row. The
+// constant terms decide feasibility: w0 ≥ 0 keeps x = 0 feasible.
+ComplementarityQp random_problem(std::mt19937& rng, int ny, int np, bool maybe_infeasible) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const int n = ny + np;
+  ComplementarityQp p;
+  p.big_m = 10.0;
+  p.H = MatX::Zero(n, n);
+  p.c = VecX::Zero(n);
+  for (int i = 0; i < ny; ++i) {
+    p.H(i, i) = 1.0 + 0.5 * (u(rng) + 1.0);
+    p.c[i] = u(rng);
+  }
+  for (int j = 0; j < np; ++j) p.c[ny + j] = 0.2 * u(rng);  // impulses may cost or pay
+  p.x_lo = VecX::Constant(n, -kInf);
+  p.x_hi = VecX::Constant(n, kInf);
+  p.W = MatX::Zero(np, n);
+  p.w0 = VecX::Zero(np);
+  for (int j = 0; j < np; ++j) {
+    for (int i = 0; i < ny; ++i) p.W(j, i) = u(rng);
+    for (int k = 0; k < np; ++k) p.W(j, ny + k) = (k == j ? 1.0 : 0.3 * u(rng));
+    p.w0[j] = maybe_infeasible ? u(rng) : 0.5 * (u(rng) + 1.0);
+    p.lambda.push_back(ny + j);
+  }
+  p.A = MatX::Zero(1, n);
+  for (int i = 0; i < n; ++i) p.A(0, i) = u(rng);
+  p.row_lo = VecX::Constant(1, -1.0);
+  p.row_hi = VecX::Constant(1, 1.0);
+  return p;
+}
+
+void expect_same(const MiqpResult& a, const MiqpResult& b, const ComplementarityQp& p) {
+  ASSERT_EQ(a.status == MiqpStatus::Optimal, b.status == MiqpStatus::Optimal) << a.message << " / " << b.message;
+  if (a.status != MiqpStatus::Optimal) {
+    EXPECT_EQ(a.status, MiqpStatus::Infeasible);
+    EXPECT_EQ(b.status, MiqpStatus::Infeasible);
+    return;
+  }
+  EXPECT_NEAR(a.objective, b.objective, 1e-8 + 1e-7 * std::abs(b.objective));
+  // Complementary and feasible, checked from the problem.
+  const VecX w = p.W * a.x + p.w0;
+  for (int j = 0; j < p.np(); ++j) {
+    EXPECT_GE(w[j], -1e-8);
+    EXPECT_GE(a.x[p.lambda[j]], -1e-8);
+    EXPECT_LE(std::min(std::abs(w[j]), std::abs(a.x[p.lambda[j]])), 1e-8);
+  }
+  const double row = p.A.row(0).dot(a.x);
+  EXPECT_GE(row, p.row_lo[0] - 1e-8);
+  EXPECT_LE(row, p.row_hi[0] + 1e-8);
+}
+
+TEST(ComplementarityQp, BigMFormHasThreeRowsPerPair) {
+  std::mt19937 rng(1);
+  const ComplementarityQp p = random_problem(rng, 2, 3, false);
+  const MixedIntegerQp q = big_m_miqp(p);
+  EXPECT_EQ(q.nz(), 3);
+  EXPECT_EQ(q.m(), 1 + 3 * 3);
+  EXPECT_EQ(q.B(1 + 1, 0), -p.big_m);  // w − M z ≤ 0
+  EXPECT_EQ(q.B(1 + 2, 0), p.big_m);   // λ + M z ≤ M
+  EXPECT_EQ(q.row_hi[1 + 2], p.big_m);
+}
+
+TEST(ComplementarityQp, BranchAndBoundMatchesEnumerationOnRandomProblems) {
+  std::mt19937 rng(2024);
+  int feasible = 0, infeasible = 0;
+  for (int t = 0; t < 30; ++t) {
+    SCOPED_TRACE(t);
+    const ComplementarityQp p = random_problem(rng, 1 + t % 3, 2 + t % 4, t % 3 == 0);
+    const MiqpResult bb = solve_complementarity_bb(p);
+    const MiqpResult all = solve_miqp_enumerate(big_m_miqp(p));
+    ASSERT_NE(all.status, MiqpStatus::Failed) << all.message;
+    expect_same(bb, all, p);
+    (bb.status == MiqpStatus::Optimal ? feasible : infeasible)++;
+  }
+  EXPECT_GT(feasible, 15);
+}
+
+TEST(ComplementarityQp, ProvesInfeasibilityTheRelaxationMisses) {
+  // w = 1 − λ ⊥ λ with 0.2 ≤ λ ≤ 0.8: the relaxation is feasible (λ = 0.5), but λ = 0 and
+  // w = 0 (λ = 1) both break the row.
+  ComplementarityQp p;
+  p.H = MatX::Zero(2, 2);
+  p.H(0, 0) = 2.0;
+  p.c = VecX::Zero(2);
+  p.x_lo = Eigen::Vector2d(-kInf, -kInf);
+  p.x_hi = Eigen::Vector2d(kInf, kInf);
+  p.W = MatX::Zero(1, 2);
+  p.W(0, 1) = -1.0;
+  p.w0 = VecX::Ones(1);
+  p.lambda = {1};
+  p.A = MatX::Zero(1, 2);
+  p.A(0, 1) = 1.0;
+  p.row_lo = VecX::Constant(1, 0.2);
+  p.row_hi = VecX::Constant(1, 0.8);
+  const MiqpResult bb = solve_complementarity_bb(p);
+  EXPECT_EQ(bb.status, MiqpStatus::Infeasible) << bb.message;
+  EXPECT_EQ(solve_miqp_enumerate(big_m_miqp(p)).status, MiqpStatus::Infeasible);
+  p.row_hi[0] = 1.0;  // now λ = 1, w = 0 is allowed
+  const MiqpResult ok = solve_complementarity_bb(p);
+  ASSERT_EQ(ok.status, MiqpStatus::Optimal) << ok.message;
+  EXPECT_NEAR(ok.x[1], 1.0, 1e-9);
+  EXPECT_EQ(ok.z[0], 0.0);  // z = 0: the gap side is zero
+}
+
+TEST(ComplementarityQp, MatchesBonminAndIgnoresTheHint) {
+  std::mt19937 rng(99);
+  std::bernoulli_distribution coin(0.5);
+  for (int t = 0; t < 10; ++t) {
+    SCOPED_TRACE(t);
+    const ComplementarityQp p = random_problem(rng, 3, 8, false);
+    const MiqpResult bonmin = solve_miqp_bonmin(big_m_miqp(p));
+    ComplementarityBbOptions o;
+    for (int j = 0; j < p.np(); ++j) o.mode_hint.push_back(coin(rng) ? 1 : 0);
+    expect_same(solve_complementarity_bb(p, o), bonmin, p);
+    expect_same(solve_complementarity_bb(p), bonmin, p);
+  }
+}
+
+TEST(ComplementarityQp, RefusesANonDiagonalHessian) {
+  std::mt19937 rng(3);
+  ComplementarityQp p = random_problem(rng, 2, 2, false);
+  p.H(0, 1) = p.H(1, 0) = 0.1;
+  EXPECT_THROW(solve_complementarity_bb(p), InputError);
+}
+
+}  // namespace
+}  // namespace graspsim
