@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "solvers/complementarity_qp.h"
 #include "solvers/lcp.h"
 
 namespace graspsim {
@@ -71,12 +72,14 @@ struct MiqpLayout {
 };
 
 // `fixed_a`: the LCP scheme's feasibility problem (Δq_a bound to the command, no
-// objective, no lower bound), used to certify what Lemke could not solve.
-MixedIntegerQp build_miqp(const QuasistaticSystem& s, const QuasistaticOptions& o, const VecX* phi_bar_prev,
-                          bool fixed_a) {
+// objective, no lower bound), used to certify what Lemke could not solve. Pairs in the
+// order [z_n, z_f, z_s]; general rows: the force balance, then the lower bounds.
+ComplementarityQp build_cqp(const QuasistaticSystem& s, const QuasistaticOptions& o, const VecX* phi_bar_prev,
+                            bool fixed_a) {
   const MiqpLayout L(s);
-  const double M = o.big_m, hK = s.h * o.stiffness;
-  MixedIntegerQp p;
+  const double hK = s.h * o.stiffness;
+  ComplementarityQp p;
+  p.big_m = o.big_m;
   p.H = MatX::Zero(L.n, L.n);
   p.c = VecX::Zero(L.n);
   if (!fixed_a) {
@@ -88,74 +91,59 @@ MixedIntegerQp build_miqp(const QuasistaticSystem& s, const QuasistaticOptions& 
   p.x_lo.tail(2 * L.nc + L.nd).setZero();
   if (fixed_a) p.x_lo.segment(L.a, L.na) = p.x_hi.segment(L.a, L.na) = s.dq_command;
 
-  std::vector<VecX> A_rows, B_rows;
+  // (23a) force balance, and (23f) P_n/h ≥ −K φ̄ with φ̄ = φ + J_n^u Δq_u + J_n^a Δq̄_a (or the
+  // previous step's, a number).
+  std::vector<VecX> rows;
   std::vector<double> lo, hi;
-  auto row = [&](const VecX& ax, const VecX& bz, double l, double u) {
-    A_rows.push_back(ax);
-    B_rows.push_back(bz);
-    lo.push_back(l);
-    hi.push_back(u);
-  };
-  const VecX zero_z = VecX::Zero(L.nz);
-  // (23a) force balance.
   for (int j = 0; j < L.nu; ++j) {
     VecX ax = VecX::Zero(L.n);
     ax.segment(L.pn, L.nc) = s.Jn_u.col(j);
     ax.segment(L.pf, L.nd) = s.Jf_u.col(j);
-    row(ax, zero_z, -s.h * s.tau_u[j], -s.h * s.tau_u[j]);
+    rows.push_back(ax);
+    lo.push_back(-s.h * s.tau_u[j]);
+    hi.push_back(-s.h * s.tau_u[j]);
   }
-  // One complementarity pair 0 ≤ w ⊥ λ ≥ 0 with w = ax·x + w0: w ≥ 0, w ≤ M z, λ ≤ M (1 − z).
-  auto pair = [&](const VecX& ax, double w0, int lambda, int zi) {
-    VecX bz = VecX::Zero(L.nz);
-    row(ax, zero_z, -w0, kInf);
-    bz[zi] = -M;
-    row(ax, bz, -kInf, -w0);
-    VecX al = VecX::Zero(L.n);
-    al[lambda] = 1.0;
-    bz[zi] = M;
-    row(al, bz, -kInf, M);
-  };
-  for (int i = 0; i < L.nc; ++i) {  // (12) φ^{l+1} ⊥ P_n
-    VecX ax = VecX::Zero(L.n);
-    ax.segment(L.u, L.nu) = s.Jn_u.row(i).transpose();
-    ax.segment(L.a, L.na) = s.Jn_a.row(i).transpose();
-    pair(ax, s.phi[i], L.pn + i, L.zn + i);
-  }
-  for (int k = 0; k < L.nd; ++k) {  // (16) ρ = EΓ + J_f Δq ⊥ P_f
-    VecX ax = VecX::Zero(L.n);
-    ax.segment(L.u, L.nu) = s.Jf_u.row(k).transpose();
-    ax.segment(L.a, L.na) = s.Jf_a.row(k).transpose();
-    ax[L.g + contact_of(s, k)] = 1.0;
-    pair(ax, 0.0, L.pf + k, L.zf + k);
-  }
-  for (int i = 0; i < L.nc; ++i) {  // (17) s = U P_n − Eᵀ P_f ⊥ Γ
-    VecX ax = VecX::Zero(L.n);
-    ax[L.pn + i] = s.mu[i];
-    for (int k = 0; k < L.nd; ++k)
-      if (contact_of(s, k) == i) ax[L.pf + k] = -1.0;
-    pair(ax, 0.0, L.g + i, L.zs + i);
-  }
-  // (23f) P_n/h ≥ −K φ̄, φ̄ = φ + J_n^u Δq_u + J_n^a Δq̄_a (or the previous step's, a number).
   for (int i = 0; i < L.nc && !fixed_a; ++i) {
     VecX ax = VecX::Zero(L.n);
     ax[L.pn + i] = 1.0;
     if (o.penetration == PenetrationBound::Current) {
       ax.segment(L.u, L.nu) = hK * s.Jn_u.row(i).transpose();
-      row(ax, zero_z, -hK * (s.phi[i] + s.Jn_a.row(i).dot(s.dq_command)), kInf);
+      rows.push_back(ax);
+      lo.push_back(-hK * (s.phi[i] + s.Jn_a.row(i).dot(s.dq_command)));
+      hi.push_back(kInf);
     } else if (phi_bar_prev && i < phi_bar_prev->size() && std::isfinite((*phi_bar_prev)[i])) {
-      row(ax, zero_z, -hK * (*phi_bar_prev)[i], kInf);
+      rows.push_back(ax);
+      lo.push_back(-hK * (*phi_bar_prev)[i]);
+      hi.push_back(kInf);
     }
   }
-  const int m = static_cast<int>(A_rows.size());
-  p.A.resize(m, L.n);
-  p.B.resize(m, L.nz);
-  p.row_lo.resize(m);
-  p.row_hi.resize(m);
-  for (int r = 0; r < m; ++r) {
-    p.A.row(r) = A_rows[r].transpose();
-    p.B.row(r) = B_rows[r].transpose();
-    p.row_lo[r] = lo[r];
-    p.row_hi[r] = hi[r];
+  p.A.resize(static_cast<int>(rows.size()), L.n);
+  for (size_t r = 0; r < rows.size(); ++r) p.A.row(static_cast<int>(r)) = rows[r].transpose();
+  p.row_lo = Eigen::Map<VecX>(lo.data(), static_cast<int>(lo.size()));
+  p.row_hi = Eigen::Map<VecX>(hi.data(), static_cast<int>(hi.size()));
+
+  // The complementarity pairs w ⊥ λ: (12) φ^{l+1} ⊥ P_n, (16) ρ = EΓ + J_f Δq ⊥ P_f,
+  // (17) s = U P_n − Eᵀ P_f ⊥ Γ.
+  p.W = MatX::Zero(L.nz, L.n);
+  p.w0 = VecX::Zero(L.nz);
+  p.lambda.resize(L.nz);
+  for (int i = 0; i < L.nc; ++i) {
+    p.W.block(L.zn + i, L.u, 1, L.nu) = s.Jn_u.row(i);
+    p.W.block(L.zn + i, L.a, 1, L.na) = s.Jn_a.row(i);
+    p.w0[L.zn + i] = s.phi[i];
+    p.lambda[L.zn + i] = L.pn + i;
+  }
+  for (int k = 0; k < L.nd; ++k) {
+    p.W.block(L.zf + k, L.u, 1, L.nu) = s.Jf_u.row(k);
+    p.W.block(L.zf + k, L.a, 1, L.na) = s.Jf_a.row(k);
+    p.W(L.zf + k, L.g + contact_of(s, k)) = 1.0;
+    p.lambda[L.zf + k] = L.pf + k;
+  }
+  for (int i = 0; i < L.nc; ++i) {
+    p.W(L.zs + i, L.pn + i) = s.mu[i];
+    for (int k = 0; k < L.nd; ++k)
+      if (contact_of(s, k) == i) p.W(L.zs + i, L.pf + k) = -1.0;
+    p.lambda[L.zs + i] = L.g + i;
   }
   return p;
 }
@@ -181,16 +169,37 @@ void for_each_pair(const QuasistaticSystem& s, const QuasistaticSolution& sol,
 }
 
 QuasistaticSolution solve_miqp_scheme(const QuasistaticSystem& s, const QuasistaticOptions& o,
-                                      const VecX* phi_bar_prev, bool fixed_a) {
+                                      const VecX* phi_bar_prev, bool fixed_a, const std::vector<int>* mode_hint) {
   QuasistaticSolution sol;
-  const MixedIntegerQp p = build_miqp(s, o, phi_bar_prev, fixed_a);
-  MiqpOptions mo;
-  mo.objective_scale = o.objective_scale;
-  const MiqpResult r = solve_miqp_bonmin(p, mo);
-  sol.solver = "bonmin";
-  sol.binaries = p.nz();
+  const ComplementarityQp cqp = build_cqp(s, o, phi_bar_prev, fixed_a);
+  MiqpResult r;
+  if (o.miqp_solver == MiqpSolver::Bonmin) {
+    MiqpOptions mo;
+    mo.objective_scale = o.objective_scale;
+    r = solve_miqp_bonmin(big_m_miqp(cqp), mo);
+    sol.solver = "bonmin";
+  } else {
+    ComplementarityBbOptions bo;
+    if (mode_hint) bo.mode_hint = *mode_hint;
+    r = solve_complementarity_bb(cqp, bo);
+    sol.solver = "complementarity_bb";
+    if (r.status == MiqpStatus::Failed) {
+      // Its node QP or its limits gave out (the 3D grasp's most degenerate steps): Bonmin
+      // decides the step, and the time spent on both is reported.
+      MiqpOptions mo;
+      mo.objective_scale = o.objective_scale;
+      const double spent = r.solve_ms;
+      const int nodes = r.nodes;
+      r = solve_miqp_bonmin(big_m_miqp(cqp), mo);
+      r.solve_ms += spent;
+      r.nodes += nodes;
+      sol.solver = "complementarity_bb+bonmin";
+    }
+  }
+  sol.binaries = cqp.np();
   sol.nodes = r.nodes;
   sol.solve_ms = r.solve_ms;
+  sol.modes.assign(r.z.data(), r.z.data() + r.z.size());
   if (r.status != MiqpStatus::Optimal) {
     sol.status = r.status == MiqpStatus::Infeasible ? QuasistaticSolution::Status::Infeasible
                                                     : QuasistaticSolution::Status::Failed;
@@ -238,8 +247,8 @@ QuasistaticSolution solve_lcp_scheme(const QuasistaticSystem& s, const Quasistat
   }
   // Lemke is not guaranteed on this (merely copositive) matrix: a ray is not a proof. The
   // same complementarity problem by branch and bound either solves it or proves it infeasible.
-  QuasistaticSolution certified = solve_miqp_scheme(s, o, nullptr, true);
-  certified.solver = "lemke+bonmin";
+  QuasistaticSolution certified = solve_miqp_scheme(s, o, nullptr, true, nullptr);
+  certified.solver = "lemke+" + certified.solver;
   certified.solve_ms += sol.solve_ms;
   certified.binaries = 0;
   certified.objective = 0.0;
@@ -338,18 +347,18 @@ QuasistaticSolution solve_convex_scheme(const QuasistaticSystem& s, const Quasis
 }  // namespace
 
 QuasistaticSolution solve_quasistatic(const QuasistaticSystem& sys, const QuasistaticOptions& o,
-                                      const VecX* phi_bar_previous) {
+                                      const VecX* phi_bar_previous, const std::vector<int>* mode_hint) {
   switch (o.scheme) {
     case QuasistaticScheme::Lcp: return solve_lcp_scheme(sys, o);
     case QuasistaticScheme::Convex: return solve_convex_scheme(sys, o);
     case QuasistaticScheme::Miqp: break;
   }
-  return solve_miqp_scheme(sys, o, phi_bar_previous, false);
+  return solve_miqp_scheme(sys, o, phi_bar_previous, false, mode_hint);
 }
 
 MixedIntegerQp quasistatic_miqp(const QuasistaticSystem& sys, const QuasistaticOptions& options,
                                 const VecX* phi_bar_previous) {
-  return build_miqp(sys, options, phi_bar_previous, false);
+  return big_m_miqp(build_cqp(sys, options, phi_bar_previous, false));
 }
 
 VecX hypothetical_penetration(const QuasistaticSystem& s, const VecX& dv_u) {

@@ -5,13 +5,15 @@
 //            command pushes into contact (the paper's point).
 //   Miqp   — Pang & Tedrake (eqs. 23a–f): follow the command as closely as possible,
 //            complementarity by big-M binaries, normal impulses bounded below by the
-//            hypothetical penetration; solved by COIN-OR Bonmin.
+//            hypothetical penetration; solved by a branch and bound on the pairs with
+//            COIN-OR Clp at the nodes, or by COIN-OR Bonmin on the big-M form.
 //   Convex — beyond the paper: one convex QP with Anitescu's relaxation of the
 //            complementarity (the polyhedral cone's generators as the constraints), a small
 //            regularising mass on the unactuated dofs and stiffness K on the actuated ones;
 //            no binaries. Solved through its dual, a monotone LCP (Lemke).
 
 #include <string>
+#include <vector>
 
 #include "model/model.h"
 #include "quasistatic/system.h"
@@ -31,13 +33,16 @@ struct QuasistaticSolution {
   double solve_ms = 0.0;         // time in the solver itself
   double objective = 0.0;        // ‖Δq_a − Δq̄_a‖² (MIQP), the QP's value (convex), 0 (LCP)
   bool big_m_active = false;     // MIQP: a big-M bound is active, so M was too small
-  std::string solver;            // "lemke", "bonmin", "lemke+bonmin"
+  std::string solver;            // "lemke", "bonmin", "complementarity_bb" (+"+bonmin" when it fell back), "lemke+<MIQP solver>"
+  std::vector<int> modes;        // MIQP: each pair's binary (1: λ = 0), order [z_n, z_f, z_s]; empty otherwise
 };
 
 // `phi_bar_previous` (per contact, NaN = none): the hypothetical penetration of the previous
 // step for PenetrationBound::Previous (seed 003, V.B); ignored otherwise.
+// `mode_hint` (MIQP, size 2 n_c + n_d, entries 0, 1 or −1 = none): binaries to try first
+// (the previous step's contact modes); it only speeds up the branch and bound.
 QuasistaticSolution solve_quasistatic(const QuasistaticSystem& sys, const QuasistaticOptions& options,
-                                      const VecX* phi_bar_previous = nullptr);
+                                      const VecX* phi_bar_previous = nullptr, const std::vector<int>* mode_hint = nullptr);
 
 // The MIQP of eqs. (23a–f) for one step, as given to Bonmin: x = [Δq_u, Δq_a, P_n, P_f, Γ],
 // one binary per complementarity pair [z_n, z_f, z_s] (2 n_c + n_d).

@@ -1,6 +1,7 @@
 #include "steppers/quasistatic_stepper.h"
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 
@@ -23,7 +24,35 @@ void ScratchDeleter::operator()(QuasistaticScratch* p) const { delete p; }
 
 namespace {
 
-constexpr int kPhiBar = 0, kHasPhiBar = 1;  // ContactSlot::values of this stepper
+// ContactSlot::values of this stepper: the hypothetical penetration (seed 003 V.B) and the
+// MIQP's modes of the contact's pairs as bits (z_n, then z_f per direction, then z_s).
+constexpr int kPhiBar = 0, kHasPhiBar = 1, kModes = 2, kHasModes = 3;
+
+// The previous step's modes of each contact as the MIQP's hint; a new contact is hinted
+// open (no impulse, free sliding slack), as a contact that is not touching yet is.
+std::vector<int> mode_hint(const QuasistaticSystem& sys, const State& s) {
+  const int nc = sys.nc(), k = sys.ndir();
+  std::vector<int> hint(2 * nc + nc * k);
+  for (int i = 0; i < nc; ++i) {
+    const QuasistaticContact& c = sys.contacts[i];
+    const ContactSlot* slot = s.contacts.find({c.geom_a, c.geom_b, c.feature});
+    const bool known = slot && slot->values[kHasModes] && k + 2 <= 52;
+    const auto bits = known ? static_cast<std::uint64_t>(slot->values[kModes]) : std::uint64_t{0b01} | (((std::uint64_t{1} << k) - 1) << 1);
+    hint[i] = static_cast<int>(bits & 1);
+    for (int j = 0; j < k; ++j) hint[nc + i * k + j] = static_cast<int>((bits >> (1 + j)) & 1);
+    hint[nc + nc * k + i] = static_cast<int>((bits >> (1 + k)) & 1);
+  }
+  return hint;
+}
+
+std::uint64_t mode_bits(const QuasistaticSystem& sys, const std::vector<int>& modes, int i) {
+  const int nc = sys.nc(), k = sys.ndir();
+  std::uint64_t bits = modes[i] ? 1 : 0;
+  for (int j = 0; j < k; ++j)
+    if (modes[nc + i * k + j]) bits |= std::uint64_t{1} << (1 + j);
+  if (modes[nc + nc * k + i]) bits |= std::uint64_t{1} << (1 + k);
+  return bits;
+}
 
 std::string touching(const Model& model, const QuasistaticSystem& sys) {
   std::string out;
@@ -87,7 +116,8 @@ void step_quasistatic(const Model& model, State& s, const Input& in, const Formu
     if (const ContactSlot* slot = s.contacts.find({c.geom_a, c.geom_b, c.feature}); slot && slot->values[kHasPhiBar])
       sc.phi_bar_prev[i] = slot->values[kPhiBar];
   }
-  const QuasistaticSolution sol = solve_quasistatic(sys, o, &sc.phi_bar_prev);
+  const std::vector<int> hint = o.scheme == QuasistaticScheme::Miqp ? mode_hint(sys, s) : std::vector<int>{};
+  const QuasistaticSolution sol = solve_quasistatic(sys, o, &sc.phi_bar_prev, hint.empty() ? nullptr : &hint);
   if (sol.status != QuasistaticSolution::Status::Solved) {
     const std::string what = "step " + std::to_string(s.step + 1) + " (t = " + std::to_string(s.t) + "), scheme " +
                              to_string(o.scheme) + ": " + sol.message + "; touching: " + touching(model, sys);
@@ -102,6 +132,9 @@ void step_quasistatic(const Model& model, State& s, const Input& in, const Formu
     ContactSlot& slot = s.contacts.touch({c.geom_a, c.geom_b, c.feature}, s.t);
     slot.values[kPhiBar] = phi_bar[i];
     slot.values[kHasPhiBar] = 1.0;
+    const bool modes = static_cast<int>(sol.modes.size()) == 2 * sys.nc() + sys.nd() && sys.ndir() + 2 <= 52;
+    slot.values[kModes] = modes ? static_cast<double>(mode_bits(sys, sol.modes, i)) : 0.0;
+    slot.values[kHasModes] = modes ? 1.0 : 0.0;
   }
   s.contacts.end();
 

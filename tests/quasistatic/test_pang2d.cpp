@@ -11,6 +11,10 @@
 #include "../common/temp_dir.h"
 #include "io/run.h"
 #include "io/scene.h"
+#include "kinematics/kinematics.h"
+#include "quasistatic/schemes.h"
+#include "quasistatic/system.h"
+#include "steppers/step.h"
 
 namespace graspsim {
 namespace {
@@ -142,6 +146,56 @@ TEST(Pang2d, ConvexLiftsWithoutBinaries) {
   // the opening fingers only as far as their gap times μ allows in the first).
   EXPECT_LT(p.row(41).y_c, p.row(40).y_c);
   EXPECT_NEAR(p.row(42).y_c, r, 1e-9);
+}
+
+}  // namespace
+}  // namespace graspsim
+
+namespace graspsim {
+namespace {
+
+// The condition for a specialised MIQP solver: the same optimum as Bonmin. At every
+// step of the MIQP run (driven by the branch and bound, with its mode hints), the step's
+// problem is also given to Bonmin and to the branch and bound without a hint.
+TEST(Pang2d, BranchAndBoundMatchesBonminAtEveryStep) {
+  for (const std::string penetration : {"current", "previous"}) {
+    SCOPED_TRACE(penetration);
+    const Scene scene = load_scene(std::string(GRASPSIM_SOURCE_DIR) + "/scenes/quasistatic/pang2d.yaml",
+                                   {"parameters.scheme=miqp", "options.quasistatic.penetration=" + penetration});
+    const Model& model = *scene.model;
+    QuasistaticOptions bb = scene_formulation(model).quasistatic, bonmin = bb;
+    ASSERT_EQ(bb.miqp_solver, MiqpSolver::BranchAndBound);  // the default
+    bonmin.miqp_solver = MiqpSolver::Bonmin;
+    const QuasistaticPartition part = quasistatic_partition(model);
+    KinematicsData kin;
+    QuasistaticBuildScratch scratch;
+    QuasistaticSystem sys;
+    std::vector<double> bonmin_objective;
+    int compared = 0;
+    RunOptions options;
+    options.record = false;
+    options.controller = [&](const Model& m, const State& s, Input& in) {
+      build_quasistatic_system(m, s, in, bb, part, kin, scratch, sys);
+      // The previous step's φ̄ is the stepper's own state; `current` needs none.
+      if (penetration == "previous") return;
+      const QuasistaticSolution a = solve_quasistatic(sys, bonmin), b = solve_quasistatic(sys, bb);
+      ASSERT_EQ(a.status, QuasistaticSolution::Status::Solved) << a.message;
+      ASSERT_EQ(b.status, QuasistaticSolution::Status::Solved) << b.message;
+      EXPECT_EQ(b.solver, "complementarity_bb");
+      EXPECT_NEAR(b.objective, a.objective, 1e-12 + 1e-6 * a.objective) << "step " << s.step + 1;
+      bonmin_objective.push_back(a.objective);
+      ++compared;
+    };
+    std::vector<QuasistaticStepInfo> info;
+    options.on_step = [&](const Model&, const State&, const Workspace&, const StepResult& r) {
+      info.push_back(r.quasistatic);
+    };
+    run_scene(scene, options);
+    ASSERT_EQ(info.size(), 60u);
+    for (size_t i = 0; i < bonmin_objective.size(); ++i)  // the run itself, with hints
+      EXPECT_NEAR(info[i].objective, bonmin_objective[i], 1e-12 + 1e-6 * bonmin_objective[i]) << "step " << i + 1;
+    if (penetration == "current") EXPECT_EQ(compared, 60);
+  }
 }
 
 }  // namespace

@@ -57,7 +57,7 @@ TEST(QuasistaticSchemes, MiqpOptimumMatchesEnumerationOfContactModes) {
     ASSERT_EQ(all.status, MiqpStatus::Optimal) << all.message;
     EXPECT_NEAR(bb.objective, all.objective, 1e-9 + 1e-6 * std::abs(all.objective));
     const QuasistaticSolution sol = solve_quasistatic(s, o);
-    ASSERT_EQ(sol.status, QuasistaticSolution::Status::Solved);
+    ASSERT_EQ(sol.status, QuasistaticSolution::Status::Solved) << sol.message;
     const QuasistaticResiduals res = quasistatic_residuals(s, sol, o.scheme);
     EXPECT_LE(res.force_balance, 1e-8);
     EXPECT_LE(res.complementarity, 1e-8);
