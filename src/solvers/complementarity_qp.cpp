@@ -1,6 +1,7 @@
 #include "solvers/complementarity_qp.h"
 
 #include <ClpSimplex.hpp>
+#include <CoinError.hpp>
 #include <CoinPackedMatrix.hpp>
 
 #include <algorithm>
@@ -293,6 +294,9 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
     }
   } catch (const std::exception& e) {
     res.message = std::string("Clp: ") + e.what();
+    open = {};
+  } catch (const CoinError& e) {  // not a std::exception
+    res.message = "Clp: " + e.className() + "::" + e.methodName() + ": " + e.message();
     open = {};
   }
   res.solve_ms = ms_since(t0);
