@@ -24,6 +24,11 @@ std::FILE* open_csv(const std::filesystem::path& path, const char* header) {
 
 namespace {
 
+// A joint's name, or its body's for an unnamed one.
+const std::string& joint_label(const Model& model, const Joint& j) {
+  return j.name.empty() ? model.bodies[j.body].name : j.name;
+}
+
 // Column names of the joints' q: a 1-dof joint by its name, a free or ball joint by its
 // name (or its body's) with the coordinate's suffix; `qadr` gets their q indices.
 std::string q_columns(const Model& model, const std::vector<int>& joints, std::vector<int>& qadr) {
@@ -31,7 +36,7 @@ std::string q_columns(const Model& model, const std::vector<int>& joints, std::v
   for (int ji : joints) {
     const Joint& j = model.joints[ji];
     for (int k = 0; k < j.nq; ++k) qadr.push_back(j.qadr + k);
-    const std::string base = j.name.empty() ? model.bodies[j.body].name : j.name;
+    const std::string& base = joint_label(model, j);
     if (j.nq == 1) out += "," + base;
     else if (j.type == JointType::Free)
       for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz"}) out += "," + base + "_" + c;
@@ -45,7 +50,7 @@ std::string q_columns(const Model& model, const std::vector<int>& joints, std::v
 std::string dof_name(const Model& model, int d) {
   for (const Joint& j : model.joints)
     if (d >= j.vadr && d < j.vadr + j.nv) {
-      const std::string base = j.name.empty() ? model.bodies[j.body].name : j.name;
+      const std::string& base = joint_label(model, j);
       return j.nv == 1 ? base : base + "_" + std::to_string(d - j.vadr);
     }
   return "dof" + std::to_string(d);

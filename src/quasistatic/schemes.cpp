@@ -1,17 +1,15 @@
 #include "quasistatic/schemes.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
+#include "core/clock.h"
 #include "solvers/complementarity_qp.h"
 #include "solvers/lcp.h"
 
 namespace graspsim {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 // Contact of each friction direction.
 int contact_of(const QuasistaticSystem& sys, int k) { return k / sys.ndir(); }
@@ -172,11 +170,14 @@ QuasistaticSolution solve_miqp_scheme(const QuasistaticSystem& s, const Quasista
                                       const VecX* phi_bar_prev, bool fixed_a, const std::vector<int>* mode_hint) {
   QuasistaticSolution sol;
   const ComplementarityQp cqp = build_cqp(s, o, phi_bar_prev, fixed_a);
-  MiqpResult r;
-  if (o.miqp_solver == MiqpSolver::Bonmin) {
+  auto bonmin = [&] {
     MiqpOptions mo;
     mo.objective_scale = o.objective_scale;
-    r = solve_miqp_bonmin(big_m_miqp(cqp), mo);
+    return solve_miqp_bonmin(big_m_miqp(cqp), mo);
+  };
+  MiqpResult r;
+  if (o.miqp_solver == MiqpSolver::Bonmin) {
+    r = bonmin();
     sol.solver = "bonmin";
   } else {
     ComplementarityBbOptions bo;
@@ -186,11 +187,9 @@ QuasistaticSolution solve_miqp_scheme(const QuasistaticSystem& s, const Quasista
     if (r.status == MiqpStatus::Failed) {
       // Its node QP or its limits gave out (the 3D grasp's most degenerate steps): Bonmin
       // decides the step, and the time spent on both is reported.
-      MiqpOptions mo;
-      mo.objective_scale = o.objective_scale;
       const double spent = r.solve_ms;
       const int nodes = r.nodes;
-      r = solve_miqp_bonmin(big_m_miqp(cqp), mo);
+      r = bonmin();
       r.solve_ms += spent;
       r.nodes += nodes;
       sol.solver = "complementarity_bb+bonmin";
@@ -354,6 +353,13 @@ QuasistaticSolution solve_quasistatic(const QuasistaticSystem& sys, const Quasis
     case QuasistaticScheme::Miqp: break;
   }
   return solve_miqp_scheme(sys, o, phi_bar_previous, false, mode_hint);
+}
+
+int miqp_pair(const QuasistaticSystem& sys, int contact, int b) {
+  const MiqpLayout L(sys);
+  if (b == 0) return L.zn + contact;
+  if (b <= sys.ndir()) return L.zf + contact * sys.ndir() + b - 1;
+  return L.zs + contact;
 }
 
 MixedIntegerQp quasistatic_miqp(const QuasistaticSystem& sys, const QuasistaticOptions& options,

@@ -44,6 +44,10 @@ struct QuasistaticSolution {
 QuasistaticSolution solve_quasistatic(const QuasistaticSystem& sys, const QuasistaticOptions& options,
                                       const VecX* phi_bar_previous = nullptr, const std::vector<int>* mode_hint = nullptr);
 
+// The index of contact i's pair b in the MIQP's binaries (QuasistaticSolution::modes, the
+// mode hint): b = 0 its normal pair (z_n), 1..ndir its friction directions (z_f), ndir + 1
+// its sliding slack (z_s).
+int miqp_pair(const QuasistaticSystem& sys, int contact, int b);
 // The MIQP of eqs. (23a–f) for one step, as given to Bonmin: x = [Δq_u, Δq_a, P_n, P_f, Γ],
 // one binary per complementarity pair [z_n, z_f, z_s] (2 n_c + n_d).
 MixedIntegerQp quasistatic_miqp(const QuasistaticSystem& sys, const QuasistaticOptions& options,

@@ -45,36 +45,66 @@ std::vector<Active> initial_working_set(const BoxedRowsQp& qp, const VecX& x0, d
   return out;
 }
 
+// The working set's rows as columns (A_wᵀ, n × k) and their QR, with Q formed (n × n):
+// Q's first k columns span the rows, the rest (Z) their null space.
+struct WorkingSetQr {
+  MatX AwT, Q;
+  Eigen::HouseholderQR<MatX> qr;
+  WorkingSetQr(const BoxedRowsQp& qp, const std::vector<Active>& work, int n) : AwT(n, work.size()) {
+    for (size_t j = 0; j < work.size(); ++j) AwT.col(static_cast<Eigen::Index>(j)) = qp.A.row(work[j].row).transpose();
+    if (work.empty()) {
+      Q = MatX::Identity(n, n);
+      return;
+    }
+    qr.compute(AwT);
+    Q = qr.householderQ() * MatX::Identity(n, n);
+  }
+  int k() const { return static_cast<int>(AwT.cols()); }
+  MatX Z() const { return Q.rightCols(Q.cols() - k()); }
+  auto R() const { return qr.matrixQR().topLeftCorner(k(), k()).triangularView<Eigen::Upper>(); }
+};
+
+// Curvature below this is the eigensolver mixing a curved dof into flat ones: a Newton step
+// on it would be rounding divided by rounding.
+double flat_curvature(const VecX& h) { return h.size() ? 1e-8 * h.cwiseAbs().maxCoeff() : 0.0; }
+
+// The Newton step −Σ (tᵢ / eᵢ) vᵢ over the curved directions (eᵢ > flat) of the reduced
+// Hessian's eigen-decomposition, t = Vᵀ g_z the reduced gradient in its eigenbasis.
+VecX curved_newton_step(const Eigen::SelfAdjointEigenSolver<MatX>& eig, const VecX& t, double flat) {
+  VecX pz = VecX::Zero(t.size());
+  for (int i = 0; i < t.size(); ++i)
+    if (eig.eigenvalues()[i] > flat) pz -= (t[i] / eig.eigenvalues()[i]) * eig.eigenvectors().col(i);
+  return pz;
+}
+
+Eigen::SelfAdjointEigenSolver<MatX> reduced_hessian(const MatX& Z, const VecX& h) {
+  return Eigen::SelfAdjointEigenSolver<MatX>(Z.transpose() * h.asDiagonal() * Z);
+}
+
 // The working set's rows back on their true bounds: the least-norm move Δ with
 // A_w Δ = b_w − A_w x (the relaxation against degeneracy left them up to 2e-10 away).
 void polish(const BoxedRowsQp& qp, const std::vector<Active>& work, VecX& x) {
   const int k = static_cast<int>(work.size()), n = static_cast<int>(x.size());
   if (k == 0) return;
-  MatX AwT(n, k);
+  const WorkingSetQr ws(qp, work, n);
   VecX r(k);
   for (int j = 0; j < k; ++j) {
-    AwT.col(j) = qp.A.row(work[j].row).transpose();
     const double b = work[j].side == Upper ? qp.hi[work[j].row] : qp.lo[work[j].row];
     r[j] = b - qp.A.row(work[j].row).dot(x);
   }
-  const Eigen::HouseholderQR<MatX> qr(AwT);
-  const VecX y = qr.matrixQR().topLeftCorner(k, k).triangularView<Eigen::Upper>().transpose().solve(r);
+  const auto R = ws.R();
   VecX full = VecX::Zero(n);
-  full.head(k) = y;
-  const MatX Q = qr.householderQ() * MatX::Identity(n, n);
-  x += Q * full;
+  full.head(k) = R.transpose().solve(r);
+  x += ws.Q * full;
   // That move may have left the minimum along the working set's null space: one Newton
   // step there, on the curved directions only, restores it.
   if (k == n) return;
-  const MatX Z = Q.rightCols(n - k);
+  const MatX Z = ws.Z();
+  const Eigen::SelfAdjointEigenSolver<MatX> eig = reduced_hessian(Z, qp.h);
   const VecX gz = Z.transpose() * (qp.h.cwiseProduct(x) + qp.c);
-  const Eigen::SelfAdjointEigenSolver<MatX> eig(Z.transpose() * qp.h.asDiagonal() * Z);
-  const double flat = 1e-8 * qp.h.cwiseAbs().maxCoeff();
-  VecX pz = VecX::Zero(n - k);
-  for (int i = 0; i < n - k; ++i)
-    if (eig.eigenvalues()[i] > flat)
-      pz -= (eig.eigenvectors().col(i).dot(gz) / eig.eigenvalues()[i]) * eig.eigenvectors().col(i);
-  x += Z * pz;
+  VecX t(gz.size());
+  for (int i = 0; i < gz.size(); ++i) t[i] = eig.eigenvectors().col(i).dot(gz);
+  x += Z * curved_newton_step(eig, t, flat_curvature(qp.h));
 }
 
 }  // namespace
@@ -100,29 +130,20 @@ ActiveSetResult solve_active_set_qp(const BoxedRowsQp& qp_in, const VecX& x0, do
   std::vector<Active> work = initial_working_set(qp, x0, 1e-12);
   std::vector<char> in_work(m, 0);
   for (const Active& a : work) in_work[a.row] = 1;
-  const double hmax = qp.h.size() ? qp.h.cwiseAbs().maxCoeff() : 0.0;
-  MatX AwT, Q, Z;
+  const double flat = flat_curvature(qp.h);
   // After a run of zero-length steps (a degenerate vertex), Bland's rule: the lowest row
   // leaves and the lowest blocking row enters, which cannot cycle.
   int stalled = 0, just_left = -1;
   for (res.iterations = 0; res.iterations < max_iterations; ++res.iterations) {
     const int k = static_cast<int>(work.size());
-    AwT.resize(n, k);
-    for (int j = 0; j < k; ++j) AwT.col(j) = qp.A.row(work[j].row).transpose();
-    Eigen::HouseholderQR<MatX> qr;
-    if (k > 0) {
-      qr.compute(AwT);
-      Q = qr.householderQ() * MatX::Identity(n, n);
-      Z = Q.rightCols(n - k);
-    } else {
-      Z = MatX::Identity(n, n);
-    }
+    const WorkingSetQr ws(qp, work, n);
+    const MatX Z = ws.Z();
     const VecX g = qp.h.cwiseProduct(x) + qp.c;
     // Stationarity and multiplier signs are judged against the size of the gradient's terms
     // (not of their sum, which vanishes at an unconstrained optimum): rounding in the
     // working set's QR is ~1e-12 of them on these problems.
     const double gscale = std::max(qp.c.cwiseAbs().maxCoeff(), qp.h.cwiseProduct(x).cwiseAbs().maxCoeff());
-    const double gtol = 1e-300 + tol * std::max(gscale, 1e-12);
+    const double gtol = tol * std::max(gscale, 1e-12);
     const VecX gz = Z.transpose() * g;
     if (gz.size() == 0 || gz.cwiseAbs().maxCoeff() <= gtol) {
       // Stationary on the working set: A_wᵀ λ = g. A row at its lower bound needs λ ≥ 0, at
@@ -131,14 +152,13 @@ ActiveSetResult solve_active_set_qp(const BoxedRowsQp& qp_in, const VecX& x0, do
         res.status = ActiveSetResult::Status::Optimal;
         return res;
       }
-      const VecX lambda = qr.matrixQR().topLeftCorner(k, k).triangularView<Eigen::Upper>().solve(
-          (Q.leftCols(k).transpose() * g).eval());
+      const VecX lambda = ws.R().solve((ws.Q.leftCols(k).transpose() * g).eval());
       int leave = -1;
       double worst = gtol;
       const bool bland = stalled > 10;
       for (int j = 0; j < k; ++j) {
         if (work[j].side == Equal) continue;
-        const double wrong = (work[j].side == Lower ? -lambda[j] : lambda[j]) * AwT.col(j).norm();
+        const double wrong = (work[j].side == Lower ? -lambda[j] : lambda[j]) * ws.AwT.col(j).norm();
         if (wrong <= gtol) continue;
         if (bland ? (leave < 0 || work[j].row < work[leave].row) : wrong > worst) {
           worst = wrong;
@@ -157,14 +177,10 @@ ActiveSetResult solve_active_set_qp(const BoxedRowsQp& qp_in, const VecX& x0, do
     }
     // A step in the null space: Newton where the reduced Hessian curves, a descent ray
     // where the gradient has a component without curvature.
-    const MatX Hz = Z.transpose() * qp.h.asDiagonal() * Z;
-    const Eigen::SelfAdjointEigenSolver<MatX> eig(Hz);
+    const Eigen::SelfAdjointEigenSolver<MatX> eig = reduced_hessian(Z, qp.h);
     const VecX& ev = eig.eigenvalues();
     const MatX& V = eig.eigenvectors();
     const VecX t = V.transpose() * gz;
-    // Curvature this small is the eigensolver mixing a curved dof into flat ones: a Newton
-    // step on it would be rounding divided by rounding.
-    const double flat = 1e-8 * hmax;
     VecX pz = VecX::Zero(gz.size());
     bool ray = false;
     for (int i = 0; i < ev.size(); ++i)
@@ -172,9 +188,7 @@ ActiveSetResult solve_active_set_qp(const BoxedRowsQp& qp_in, const VecX& x0, do
         pz -= t[i] * V.col(i);
         ray = true;
       }
-    if (!ray)
-      for (int i = 0; i < ev.size(); ++i)
-        if (ev[i] > flat) pz -= (t[i] / ev[i]) * V.col(i);
+    if (!ray) pz = curved_newton_step(eig, t, flat);
     const VecX p = Z * pz;
     // Ratio test over the rows outside the working set.
     double alpha = ray ? kInf : 1.0;

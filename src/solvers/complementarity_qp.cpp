@@ -5,23 +5,20 @@
 #include <CoinPackedMatrix.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "solvers/active_set_qp.h"
 
 namespace graspsim {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 constexpr double kClpInf = 1e30;  // Clp's "no bound"
 
 double clp_bound(double v) { return std::clamp(v, -kClpInf, kClpInf); }
-
-double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 // A pair's state at a node.
 enum Fix : signed char { Free = -1, GapZero = 0, ImpulseZero = 1 };
@@ -30,7 +27,6 @@ struct Node {
   std::vector<signed char> fix;
   std::vector<unsigned char> basis;  // the parent's final Clp status (warm start); empty: cold
   double bound = -kInf;
-  int depth = 0;
 };
 
 // A node's relaxation in two phases. Feasibility: Clp's dual simplex on the zero-objective
@@ -130,7 +126,6 @@ class NodeSolver {
     }
     const VecX x0 = Eigen::Map<const VecX>(lp_.primalColumnSolution(), n_);
     const ActiveSetResult r = solve_active_set_qp(qp_, x0);
-    iterations_ += r.iterations;
     if (r.status != ActiveSetResult::Status::Optimal)
       throw std::runtime_error(r.status == ActiveSetResult::Status::Unbounded ? "a node's QP is unbounded"
                                                                                 : "a node's QP reached its iteration limit");
@@ -144,14 +139,12 @@ class NodeSolver {
     const int total = lp_.numberColumns() + lp_.numberRows();
     return std::vector<unsigned char>(lp_.statusArray(), lp_.statusArray() + total);
   }
-  long iterations() const { return iterations_; }
 
  private:
   const ComplementarityQp& p_;
   int n_, np_;
   ClpSimplex lp_;
   BoxedRowsQp qp_;
-  long iterations_ = 0;
 };
 
 double objective(const ComplementarityQp& p, const VecX& x) { return 0.5 * x.dot(p.H.diagonal().cwiseProduct(x)) + p.c.dot(x); }
@@ -286,7 +279,7 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
         continue;
       }
       const Fix natural = w[j] <= x[p.lambda[j]] ? GapZero : ImpulseZero;
-      Node child{node.fix, solver.basis(), f, node.depth + 1};
+      Node child{node.fix, solver.basis(), f};
       child.fix[j] = natural == GapZero ? ImpulseZero : GapZero;
       open.push_back(child);
       child.fix[j] = natural;

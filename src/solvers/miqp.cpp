@@ -9,12 +9,12 @@
 #include <IpException.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <mutex>
 #include <sstream>
 
+#include "core/clock.h"
 #include "core/error.h"
 
 namespace graspsim {
@@ -22,10 +22,6 @@ namespace {
 
 constexpr double kIpoptInf = 1e20;  // Ipopt treats |bound| ≥ 1e19 as no bound
 
-using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 std::string dims(Eigen::Index r, Eigen::Index c) { return std::to_string(r) + "x" + std::to_string(c); }
 

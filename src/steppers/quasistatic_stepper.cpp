@@ -18,6 +18,7 @@ struct QuasistaticScratch {
   QuasistaticBuildScratch build;
   QuasistaticSystem sys;
   VecX phi_bar_prev, dv;
+  std::vector<int> mode_hint;
 };
 
 void ScratchDeleter::operator()(QuasistaticScratch* p) const { delete p; }
@@ -28,31 +29,8 @@ namespace {
 // MIQP's modes of the contact's pairs as bits (z_n, then z_f per direction, then z_s).
 constexpr int kPhiBar = 0, kHasPhiBar = 1, kModes = 2, kHasModes = 3;
 
-// The previous step's modes of each contact as the MIQP's hint; a new contact is hinted
-// open (no impulse, free sliding slack), as a contact that is not touching yet is.
-std::vector<int> mode_hint(const QuasistaticSystem& sys, const State& s) {
-  const int nc = sys.nc(), k = sys.ndir();
-  std::vector<int> hint(2 * nc + nc * k);
-  for (int i = 0; i < nc; ++i) {
-    const QuasistaticContact& c = sys.contacts[i];
-    const ContactSlot* slot = s.contacts.find({c.geom_a, c.geom_b, c.feature});
-    const bool known = slot && slot->values[kHasModes] && k + 2 <= 52;
-    const auto bits = known ? static_cast<std::uint64_t>(slot->values[kModes]) : std::uint64_t{0b01} | (((std::uint64_t{1} << k) - 1) << 1);
-    hint[i] = static_cast<int>(bits & 1);
-    for (int j = 0; j < k; ++j) hint[nc + i * k + j] = static_cast<int>((bits >> (1 + j)) & 1);
-    hint[nc + nc * k + i] = static_cast<int>((bits >> (1 + k)) & 1);
-  }
-  return hint;
-}
-
-std::uint64_t mode_bits(const QuasistaticSystem& sys, const std::vector<int>& modes, int i) {
-  const int nc = sys.nc(), k = sys.ndir();
-  std::uint64_t bits = modes[i] ? 1 : 0;
-  for (int j = 0; j < k; ++j)
-    if (modes[nc + i * k + j]) bits |= std::uint64_t{1} << (1 + j);
-  if (modes[nc + nc * k + i]) bits |= std::uint64_t{1} << (1 + k);
-  return bits;
-}
+// A contact's modes fit a double's mantissa as bits: bit b is miqp_pair(sys, i, b)'s binary.
+bool modes_fit(const QuasistaticSystem& sys) { return sys.ndir() + 2 <= 52; }
 
 std::string touching(const Model& model, const QuasistaticSystem& sys) {
   std::string out;
@@ -109,15 +87,24 @@ void step_quasistatic(const Model& model, State& s, const Input& in, const Formu
   QuasistaticSystem& sys = sc.sys;
   build_quasistatic_system(model, s, in, o, sc.part, ws.kin, sc.build, sys);
 
-  // The previous step's hypothetical penetration of each contact (seed 003, V.B).
+  // From each contact's slot: the previous step's hypothetical penetration (seed 003, V.B)
+  // and, for the MIQP, its modes as the hint. A new contact is hinted open (no impulse, free
+  // sliding slack), as a contact that is not touching yet is.
+  const bool miqp = o.scheme == QuasistaticScheme::Miqp;
+  const int nbits = sys.ndir() + 2;
   sc.phi_bar_prev = VecX::Constant(sys.nc(), std::numeric_limits<double>::quiet_NaN());
+  sc.mode_hint.assign(miqp ? 2 * sys.nc() + sys.nd() : 0, 0);
   for (int i = 0; i < sys.nc(); ++i) {
     const QuasistaticContact& c = sys.contacts[i];
-    if (const ContactSlot* slot = s.contacts.find({c.geom_a, c.geom_b, c.feature}); slot && slot->values[kHasPhiBar])
-      sc.phi_bar_prev[i] = slot->values[kPhiBar];
+    const ContactSlot* slot = s.contacts.find({c.geom_a, c.geom_b, c.feature});
+    if (slot && slot->values[kHasPhiBar]) sc.phi_bar_prev[i] = slot->values[kPhiBar];
+    if (!miqp) continue;
+    const bool known = slot && slot->values[kHasModes] && modes_fit(sys);
+    const std::uint64_t open = (std::uint64_t{1} << (nbits - 1)) - 1;  // z_n and every z_f, not z_s
+    const std::uint64_t bits = known ? static_cast<std::uint64_t>(slot->values[kModes]) : open;
+    for (int b = 0; b < nbits; ++b) sc.mode_hint[miqp_pair(sys, i, b)] = static_cast<int>((bits >> b) & 1);
   }
-  const std::vector<int> hint = o.scheme == QuasistaticScheme::Miqp ? mode_hint(sys, s) : std::vector<int>{};
-  const QuasistaticSolution sol = solve_quasistatic(sys, o, &sc.phi_bar_prev, hint.empty() ? nullptr : &hint);
+  const QuasistaticSolution sol = solve_quasistatic(sys, o, &sc.phi_bar_prev, miqp ? &sc.mode_hint : nullptr);
   if (sol.status != QuasistaticSolution::Status::Solved) {
     const std::string what = "step " + std::to_string(s.step + 1) + " (t = " + std::to_string(s.t) + "), scheme " +
                              to_string(o.scheme) + ": " + sol.message + "; touching: " + touching(model, sys);
@@ -132,8 +119,11 @@ void step_quasistatic(const Model& model, State& s, const Input& in, const Formu
     ContactSlot& slot = s.contacts.touch({c.geom_a, c.geom_b, c.feature}, s.t);
     slot.values[kPhiBar] = phi_bar[i];
     slot.values[kHasPhiBar] = 1.0;
-    const bool modes = static_cast<int>(sol.modes.size()) == 2 * sys.nc() + sys.nd() && sys.ndir() + 2 <= 52;
-    slot.values[kModes] = modes ? static_cast<double>(mode_bits(sys, sol.modes, i)) : 0.0;
+    const bool modes = static_cast<int>(sol.modes.size()) == 2 * sys.nc() + sys.nd() && modes_fit(sys);
+    std::uint64_t bits = 0;
+    for (int b = 0; modes && b < sys.ndir() + 2; ++b)
+      if (sol.modes[miqp_pair(sys, i, b)]) bits |= std::uint64_t{1} << b;
+    slot.values[kModes] = static_cast<double>(bits);
     slot.values[kHasModes] = modes ? 1.0 : 0.0;
   }
   s.contacts.end();

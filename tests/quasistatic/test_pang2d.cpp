@@ -194,7 +194,9 @@ TEST(Pang2d, BranchAndBoundMatchesBonminAtEveryStep) {
     ASSERT_EQ(info.size(), 60u);
     for (size_t i = 0; i < bonmin_objective.size(); ++i)  // the run itself, with hints
       EXPECT_NEAR(info[i].objective, bonmin_objective[i], 1e-12 + 1e-6 * bonmin_objective[i]) << "step " << i + 1;
-    if (penetration == "current") EXPECT_EQ(compared, 60);
+    if (penetration == "current") {
+      EXPECT_EQ(compared, 60);
+    }
   }
 }
 
