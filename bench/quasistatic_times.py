@@ -28,7 +28,7 @@ for obj in ("cylinder", "rounded_box"):
         duration = miqp_3d if scheme.startswith("miqp") else None
         runs.append((f"iiwa_pick/{obj}", "scenes/quasistatic/iiwa_pick.yaml", {"object": obj, "duration": duration}, scheme))
 
-print(f"{'example':22} {'scheme':24} {'steps':>6} {'mean ms':>9} {'worst ms':>9} {'std ms':>8} {'binaries':>8}  status")
+print(f"{'example':22} {'scheme':24} {'steps':>6} {'mean ms':>9} {'worst ms':>9} {'std ms':>8} {'binaries':>8} {'unproven':>8}  status")
 for name, scene, extra, scheme in runs:
     with tempfile.TemporaryDirectory() as out:
         name_scheme, _, solver = scheme.partition(":")
@@ -49,4 +49,4 @@ for name, scene, extra, scheme in runs:
             status += ": " + run.get("error", "")[:90]
         print(f"{name:22} {scheme:24} {s.get('steps', 0):>6} {s.get('solve_ms_mean', float('nan')):>9.3f} "
               f"{s.get('solve_ms_max', float('nan')):>9.3f} {s.get('solve_ms_std', float('nan')):>8.3f} "
-              f"{s.get('binaries', 0):>8}  {status}", flush=True)
+              f"{s.get('binaries', 0):>8} {s.get('unproven_steps', 0):>8}  {status}", flush=True)

@@ -87,7 +87,7 @@ Recorder::Recorder(const std::filesystem::path& dir, const Model& model, const R
     std::string header = "step" + q_columns(model, joints, q_columns_);
     for (size_t k = 0; k < force_pairs_.size(); ++k) header += ",lambda_n" + std::to_string(k + 1);
     quasistatic_ = open_csv(dir_ / "quasistatic.csv", (header + "\n").c_str());
-    std::string steps = "step,t,solver,binaries,nodes,solve_ms,objective,big_m_active,force_balance,complementarity";
+    std::string steps = "step,t,solver,binaries,nodes,solve_ms,objective,big_m_active,force_balance,complementarity,proven";
     for (int d = 0; d < model.nv; ++d) steps += ",cmd_" + dof_name(model, d) + ",dq_" + dof_name(model, d);
     quasistatic_steps_ = open_csv(dir_ / "quasistatic_steps.csv", (steps + "\n").c_str());
   }
@@ -161,9 +161,9 @@ void Recorder::record_quasistatic(const Model& model, const State& state, const 
     std::fflush(quasistatic_);
   }
   if (quasistatic_steps_) {
-    std::fprintf(quasistatic_steps_, "%llu,%.17g,%s,%d,%d,%.6g,%.17g,%d,%.3g,%.3g",
+    std::fprintf(quasistatic_steps_, "%llu,%.17g,%s,%d,%d,%.6g,%.17g,%d,%.3g,%.3g,%d",
                  static_cast<unsigned long long>(state.step), state.t, result.solver.c_str(), qs.binaries, qs.nodes,
-                 qs.solve_ms, qs.objective, qs.big_m_active ? 1 : 0, qs.force_balance, qs.complementarity);
+                 qs.solve_ms, qs.objective, qs.big_m_active ? 1 : 0, qs.force_balance, qs.complementarity, qs.proven ? 1 : 0);
     // Every dof has a column pair; an unactuated one's are empty.
     std::vector<int> slot(model.nv, -1);
     for (size_t i = 0; i < qs.actuated_dofs.size(); ++i) slot[qs.actuated_dofs[i]] = static_cast<int>(i);

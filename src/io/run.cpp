@@ -57,7 +57,7 @@ struct ContactStats {
 
 // The quasistatic solver's work over a run (seed 003, Table I's columns).
 struct QuasistaticStats {
-  long steps = 0, big_m_active = 0;
+  long steps = 0, big_m_active = 0, unproven = 0;
   double sum_ms = 0.0, sum_ms2 = 0.0, max_ms = 0.0, max_balance = 0.0, max_complementarity = 0.0;
   long sum_binaries = 0;
   int max_binaries = 0;
@@ -72,6 +72,7 @@ struct QuasistaticStats {
     sum_binaries += q.binaries;
     max_binaries = std::max(max_binaries, q.binaries);
     big_m_active += q.big_m_active ? 1 : 0;
+    unproven += q.proven ? 0 : 1;
     max_balance = std::max(max_balance, q.force_balance);
     max_complementarity = std::max(max_complementarity, q.complementarity);
   }
@@ -84,6 +85,7 @@ struct QuasistaticStats {
     summary["binaries"] = max_binaries;
     summary["binaries_mean"] = static_cast<double>(sum_binaries) / steps;
     summary["big_m_active_steps"] = big_m_active;
+    summary["unproven_steps"] = unproven;
     summary["max_force_balance_residual"] = max_balance;
     summary["max_complementarity_residual"] = max_complementarity;
   }

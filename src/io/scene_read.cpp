@@ -53,7 +53,7 @@ void read_contact(const YamlNode& m, ContactMaterial& c) {
 
 void read_quasistatic(const YamlNode& m, QuasistaticOptions& o) {
   expect_map(m, "quasistatic");
-  check_keys(m, "options: quasistatic", {"tangent_directions", "stiffness", "big_m", "penetration", "miqp_solver", "objective_scale",
+  check_keys(m, "options: quasistatic", {"tangent_directions", "stiffness", "big_m", "penetration", "miqp_solver", "miqp_max_nodes", "objective_scale",
                                          "regularization", "contact_points", "max_points_per_pair", "point_spacing",
                                          "joint_stiffness"});
   for (const auto& e : m.entries) {
@@ -64,6 +64,7 @@ void read_quasistatic(const YamlNode& m, QuasistaticOptions& o) {
     else if (k == "big_m") o.big_m = as_number(v, k);
     else if (k == "penetration") o.penetration = as_enum<PenetrationBound>(v, k);
     else if (k == "miqp_solver") o.miqp_solver = as_enum<MiqpSolver>(v, k);
+    else if (k == "miqp_max_nodes") o.miqp_max_nodes = as_int(v, k, 1);
     else if (k == "objective_scale") o.objective_scale = as_number(v, k);
     else if (k == "regularization") o.regularization = as_number(v, k);
     else if (k == "contact_points") o.contact_points = as_enum<ContactPoints>(v, k);

@@ -369,6 +369,9 @@ struct QuasistaticOptions {
   PenetrationBound penetration = PenetrationBound::Current;
   MiqpSolver miqp_solver = MiqpSolver::BranchAndBound;  // also certifies the LCP scheme's rays
   double objective_scale = 1e6;     // MIQP objective scaling inside Bonmin (its tolerances are absolute)
+  // Branch and bound: after this many nodes the best complementary point found is the
+  // step's solution, counted as not proven optimal (a node count keeps runs deterministic).
+  int miqp_max_nodes = 100000;
   double regularization = 1e-3;     // convex: the unactuated dofs' mass, as a fraction of their mass matrix
   ContactPoints contact_points = ContactPoints::Manifold;
   // Manifold points: at most this many per geom pair (0: all), spanning the patch, points

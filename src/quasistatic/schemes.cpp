@@ -84,9 +84,13 @@ ComplementarityQp build_cqp(const QuasistaticSystem& s, const QuasistaticOptions
     p.H.block(L.a, L.a, L.na, L.na).diagonal().setConstant(2.0);
     p.c.segment(L.a, L.na) = -2.0 * s.dq_command;
   }
-  p.x_lo = VecX::Constant(L.n, -kInf);
-  p.x_hi = VecX::Constant(L.n, kInf);
+  // The displacements are bounded by M too (m or rad in one step), a physical bound like the
+  // pairs': without it a relaxation's vertex can sit 1e7 rad out along a free direction,
+  // where its rows are evaluated with 1e-4 rounding.
+  p.x_lo = VecX::Constant(L.n, -o.big_m);
+  p.x_hi = VecX::Constant(L.n, o.big_m);
   p.x_lo.tail(2 * L.nc + L.nd).setZero();
+  p.x_hi.tail(2 * L.nc + L.nd).setConstant(kInf);
   if (fixed_a) p.x_lo.segment(L.a, L.na) = p.x_hi.segment(L.a, L.na) = s.dq_command;
 
   // (23a) force balance, and (23f) P_n/h ≥ −K φ̄ with φ̄ = φ + J_n^u Δq_u + J_n^a Δq̄_a (or the
@@ -182,11 +186,12 @@ QuasistaticSolution solve_miqp_scheme(const QuasistaticSystem& s, const Quasista
   } else {
     ComplementarityBbOptions bo;
     if (mode_hint) bo.mode_hint = *mode_hint;
+    bo.max_nodes = o.miqp_max_nodes;
     r = solve_complementarity_bb(cqp, bo);
     sol.solver = "complementarity_bb";
     if (r.status == MiqpStatus::Failed) {
-      // Its node QP or its limits gave out (the 3D grasp's most degenerate steps): Bonmin
-      // decides the step, and the time spent on both is reported.
+      // No complementary point within its limits, or Clp failed: Bonmin decides the step,
+      // and the time spent on both is reported.
       const double spent = r.solve_ms;
       const int nodes = r.nodes;
       r = bonmin();
@@ -199,7 +204,8 @@ QuasistaticSolution solve_miqp_scheme(const QuasistaticSystem& s, const Quasista
   sol.nodes = r.nodes;
   sol.solve_ms = r.solve_ms;
   sol.modes.assign(r.z.data(), r.z.data() + r.z.size());
-  if (r.status != MiqpStatus::Optimal) {
+  sol.proven = r.status == MiqpStatus::Optimal;
+  if (r.status != MiqpStatus::Optimal && r.status != MiqpStatus::Feasible) {
     sol.status = r.status == MiqpStatus::Infeasible ? QuasistaticSolution::Status::Infeasible
                                                     : QuasistaticSolution::Status::Failed;
     sol.message = r.message;
@@ -221,6 +227,8 @@ QuasistaticSolution solve_miqp_scheme(const QuasistaticSystem& s, const Quasista
   for_each_pair(s, sol, [&](double w, double lambda) {
     if (w >= near_m || lambda >= near_m) sol.big_m_active = true;
   });
+  auto at_m = [&](const VecX& v) { return v.size() && v.cwiseAbs().maxCoeff() >= near_m; };
+  if (at_m(sol.dv_u) || at_m(sol.dv_a)) sol.big_m_active = true;
   return sol;
 }
 

@@ -33,6 +33,8 @@ struct QuasistaticSolution {
   double solve_ms = 0.0;         // time in the solver itself
   double objective = 0.0;        // ‖Δq_a − Δq̄_a‖² (MIQP), the QP's value (convex), 0 (LCP)
   bool big_m_active = false;     // MIQP: a big-M bound is active, so M was too small
+  bool proven = true;            // MIQP: false when the branch and bound stopped at its node limit (or a node
+                                 // QP it could not solve exactly) with a feasible, unproven incumbent
   std::string solver;            // "lemke", "bonmin", "complementarity_bb" (+"+bonmin" when it fell back), "lemke+<MIQP solver>"
   std::vector<int> modes;        // MIQP: each pair's binary (1: λ = 0), order [z_n, z_f, z_s]; empty otherwise
 };

@@ -35,9 +35,21 @@ struct Node {
 // Optimality: the primal active-set QP (active_set_qp.h) from that feasible vertex, on the
 // rows [A, W x (for w), W x + λ (for w + λ), x (bounds)]. (Clp's own quadratic primal loops
 // on these degenerate problems.)
+// The largest violation of qp's rows at x, each in units of its largest coefficient (≥ 1).
+double row_violation(const BoxedRowsQp& qp, const VecX& x) {
+  const VecX ax = qp.A * x;
+  double v = 0.0;
+  for (int i = 0; i < ax.size(); ++i)
+    v = std::max(v, std::max(qp.lo[i] - ax[i], ax[i] - qp.hi[i]) / std::max(1.0, qp.A.row(i).cwiseAbs().maxCoeff()));
+  return v;
+}
+
+enum class NodeOutcome { Infeasible, Exact, Approximate };
+
 class NodeSolver {
  public:
-  explicit NodeSolver(const ComplementarityQp& p) : p_(p), n_(p.n()), np_(p.np()) {
+  NodeSolver(const ComplementarityQp& p, double feasibility_tol)
+      : p_(p), n_(p.n()), np_(p.np()), tol_(feasibility_tol) {
     const int m = p.m(), ncol = n_ + np_, nrow = m + 2 * np_;
     std::vector<int> rows, cols;
     std::vector<double> vals;
@@ -75,7 +87,16 @@ class NodeSolver {
     lp_.setPrimalTolerance(1e-10);
     lp_.setDualTolerance(1e-10);
     lp_.setMaximumIterations(100000);
+    // Scaled, the warm dual simplex declared vertices optimal that missed rows by up to
+    // 0.1 unscaled (the 3D pick's grasp); these rows are already of order one.
+    lp_.scaling(0);
 
+    // The objective is a distance when only curved variables carry a linear term:
+    // ½ xᵀHx + cᵀx = ½ ‖u‖² + const with u_k = √h_k x_k + c_k/√h_k (k curved).
+    for (int k = 0; k < n_; ++k) {
+      if (p.H(k, k) > 0.0) curved_.push_back(k);
+      else if (p.c[k] != 0.0) linear_flat_ = true;
+    }
     qp_.h = p.H.diagonal();
     qp_.c = p.c;
     qp_.A.resize(m + 2 * np_ + n_, n_);
@@ -96,8 +117,158 @@ class NodeSolver {
     qp_.hi.tail(n_) = p.x_hi;
   }
 
-  // Solves the node's relaxation; false if infeasible. Throws std::runtime_error if a solver fails.
-  bool solve(const Node& node, VecX& x, VecX& w) {
+  // Solves the node's relaxation into x, w. Approximate: the QP did not reach a verified
+  // optimum, and x is the LP's feasible vertex. Throws std::runtime_error if Clp fails.
+  NodeOutcome solve(const Node& node, VecX& x, VecX& w) {
+    set_bounds(node);
+    const int total = lp_.numberColumns() + lp_.numberRows();
+    if (static_cast<int>(node.basis.size()) == total)
+      std::copy(node.basis.begin(), node.basis.end(), lp_.statusArray());
+    else
+      lp_.allSlackBasis(true);
+    lp_.dual();
+    // The warm dual simplex sometimes declares a feasible node infeasible, or an infeasible
+    // one solved (both seen on the 3D pick): whatever it says that the rows do not confirm,
+    // a cold primal simplex decides.
+    VecX x0 = Eigen::Map<const VecX>(lp_.primalColumnSolution(), n_);
+    if (!lp_.isProvenOptimal() || row_violation(qp_, x0) > tol_) {
+      lp_.allSlackBasis(true);
+      lp_.primal();
+      if (lp_.isProvenPrimalInfeasible()) return NodeOutcome::Infeasible;
+      x0 = Eigen::Map<const VecX>(lp_.primalColumnSolution(), n_);
+      if (!lp_.isProvenOptimal() || row_violation(qp_, x0) > tol_)
+        throw std::runtime_error("Clp could not decide a node's feasibility (status " + std::to_string(lp_.status()) +
+                                 ", rows missed by " + std::to_string(row_violation(qp_, x0)) + ")");
+    }
+    const int total_status = lp_.numberColumns() + lp_.numberRows();
+    basis_.assign(lp_.statusArray(), lp_.statusArray() + total_status);
+    // The active-set QP is the faster; its point is checked (it has crept off a degenerate
+    // face and stopped outside its rows), and Wolfe's method, feasible by construction,
+    // takes over where it fails.
+    bool exact = false;
+    if (curved_.empty() && !linear_flat_) {  // a feasibility problem: any point is optimal
+      x = x0;
+      exact = true;
+    } else {
+      const ActiveSetResult r = solve_active_set_qp(qp_, x0);
+      x = r.x;
+      exact = r.status == ActiveSetResult::Status::Optimal && row_violation(qp_, x) <= tol_;
+      if (!exact && !linear_flat_) exact = min_norm_point(x0, x) && row_violation(qp_, x) <= tol_;
+    }
+    if (!exact) x = x0;
+    w = p_.W * x + p_.w0;
+    return exact ? NodeOutcome::Exact : NodeOutcome::Approximate;
+  }
+
+  // The feasibility LP's basis, the children's warm start.
+  const std::vector<unsigned char>& basis() const { return basis_; }
+
+ private:
+  // The node's optimum when the objective is ½‖u‖² (see curved_), by Wolfe's minimum-norm
+  // point algorithm (Math. Programming 11, 1976) on the node's polytope mapped to u: a linear
+  // program over the node (Clp's primal simplex, warm) gives the vertex furthest along −u,
+  // and the point nearest the origin in the hull of a small set of such vertices (at most
+  // dim u + 1 of them) moves toward the optimum; it stops when no vertex is further along.
+  // The polytope is cut to the box |u_k| ≤ ‖u(x0)‖, which holds the optimum. x is the same
+  // convex combination of the vertices in full, so it is feasible. False: it did not converge.
+  bool min_norm_point(const VecX& x0, VecX& x) {
+    const int d = static_cast<int>(curved_.size());
+    auto to_u = [&](const VecX& v) {
+      VecX u(d);
+      for (int i = 0; i < d; ++i) {
+        const int k = curved_[i];
+        const double r = std::sqrt(p_.H(k, k));
+        u[i] = r * v[k] + p_.c[k] / r;
+      }
+      return u;
+    };
+    const double radius = to_u(x0).norm();
+    std::vector<double> lo(d), hi(d);
+    for (int i = 0; i < d; ++i) {
+      const int k = curved_[i];
+      const double r = std::sqrt(p_.H(k, k)), centre = -p_.c[k] / p_.H(k, k);
+      lo[i] = lp_.columnLower()[k];
+      hi[i] = lp_.columnUpper()[k];
+      lp_.setColumnBounds(k, std::max(lo[i], centre - radius / r), std::min(hi[i], centre + radius / r));
+    }
+    std::vector<VecX> full{x0};  // the corral's vertices
+    MatX pts = to_u(x0);         // and their u, as columns
+    VecX lambda = VecX::Ones(1);
+    VecX y = pts.col(0);
+    bool converged = false;
+    for (int major = 0; major < 20 * (d + 1) && !converged; ++major) {
+      if (y.squaredNorm() == 0.0) {
+        converged = true;
+        break;
+      }
+      const VecX dir = y / y.norm();
+      for (int i = 0; i < d; ++i) lp_.setObjectiveCoefficient(curved_[i], dir[i] * std::sqrt(p_.H(curved_[i], curved_[i])));
+      lp_.primal();
+      if (!lp_.isProvenOptimal()) break;
+      const VecX v = Eigen::Map<const VecX>(lp_.primalColumnSolution(), n_);
+      const VecX q = to_u(v);
+      const double scale = std::max(q.squaredNorm(), pts.colwise().squaredNorm().maxCoeff());
+      if (y.squaredNorm() - y.dot(q) <= 1e-10 * scale) {
+        converged = true;
+        break;
+      }
+      if (row_violation(qp_, v) > tol_) break;
+      full.push_back(v);
+      pts.conservativeResize(Eigen::NoChange, pts.cols() + 1);
+      pts.col(pts.cols() - 1) = q;
+      lambda.conservativeResize(lambda.size() + 1);
+      lambda[lambda.size() - 1] = 0.0;
+      // Minor cycle: the affine minimiser of the corral, walked back into its hull while
+      // some of its weights are negative (dropping the vertices that reach weight 0).
+      for (;;) {
+        const int r = static_cast<int>(pts.cols());
+        MatX K = MatX::Zero(r + 1, r + 1);
+        K.topLeftCorner(r, r) = pts.transpose() * pts;
+        K.block(0, r, r, 1).setOnes();
+        K.block(r, 0, 1, r).setOnes();
+        VecX rhs = VecX::Zero(r + 1);
+        rhs[r] = 1.0;
+        const VecX alpha = K.fullPivLu().solve(rhs).head(r);
+        if (!alpha.allFinite()) return restore(lo, hi, false);
+        if (alpha.minCoeff() > 0.0) {
+          lambda = alpha;
+          break;
+        }
+        double theta = 1.0;
+        for (int i = 0; i < r; ++i)
+          if (alpha[i] <= 0.0) theta = std::min(theta, lambda[i] / (lambda[i] - alpha[i]));
+        lambda = theta * alpha + (1.0 - theta) * lambda;
+        int kept = 0;
+        for (int i = 0; i < r; ++i) {
+          if (lambda[i] <= 1e-15) continue;
+          pts.col(kept) = pts.col(i);
+          full[kept] = full[i];
+          lambda[kept++] = lambda[i];
+        }
+        if (kept == 0) return restore(lo, hi, false);
+        pts.conservativeResize(Eigen::NoChange, kept);
+        full.resize(kept);
+        lambda.conservativeResize(kept);
+        lambda /= lambda.sum();
+      }
+      y = pts * lambda;
+    }
+    x = VecX::Zero(n_);
+    for (size_t i = 0; i < full.size(); ++i) x += lambda[static_cast<int>(i)] * full[i];
+    return restore(lo, hi, converged);
+  }
+
+  // The node LP as it was (column bounds, zero objective); returns `ok`.
+  bool restore(const std::vector<double>& lo, const std::vector<double>& hi, bool ok) {
+    for (size_t i = 0; i < curved_.size(); ++i) {
+      lp_.setColumnBounds(curved_[i], lo[i], hi[i]);
+      lp_.setObjectiveCoefficient(curved_[i], 0.0);
+    }
+    return ok;
+  }
+
+  // A node's fixes as bounds: w_j = 0 (GapZero) or λ_j = 0 (ImpulseZero), else both ≤ M.
+  void set_bounds(const Node& node) {
     const int m = p_.m();
     for (int j = 0; j < np_; ++j) {
       const int l = p_.lambda[j];
@@ -109,40 +280,14 @@ class NodeSolver {
       qp_.lo[m + 2 * np_ + l] = 0.0;
       qp_.hi[m + 2 * np_ + l] = l_hi;
     }
-    const int total = lp_.numberColumns() + lp_.numberRows();
-    if (static_cast<int>(node.basis.size()) == total)
-      std::copy(node.basis.begin(), node.basis.end(), lp_.statusArray());
-    else
-      lp_.allSlackBasis(true);
-    lp_.dual();
-    // A warm dual simplex sometimes declares a feasible node infeasible (seen on the 3D
-    // pick); a cold primal decides.
-    if (!lp_.isProvenOptimal()) {
-      lp_.allSlackBasis(true);
-      lp_.primal();
-      if (lp_.isProvenPrimalInfeasible()) return false;
-      if (!lp_.isProvenOptimal())
-        throw std::runtime_error("Clp could not decide a node's feasibility (status " + std::to_string(lp_.status()) + ")");
-    }
-    const VecX x0 = Eigen::Map<const VecX>(lp_.primalColumnSolution(), n_);
-    const ActiveSetResult r = solve_active_set_qp(qp_, x0);
-    if (r.status != ActiveSetResult::Status::Optimal)
-      throw std::runtime_error(r.status == ActiveSetResult::Status::Unbounded ? "a node's QP is unbounded"
-                                                                                : "a node's QP reached its iteration limit");
-    x = r.x;
-    w = p_.W * x + p_.w0;
-    return true;
   }
 
-  // The feasibility LP's basis, the children's warm start.
-  std::vector<unsigned char> basis() {
-    const int total = lp_.numberColumns() + lp_.numberRows();
-    return std::vector<unsigned char>(lp_.statusArray(), lp_.statusArray() + total);
-  }
-
- private:
   const ComplementarityQp& p_;
   int n_, np_;
+  double tol_;
+  std::vector<int> curved_;   // variables with h_k > 0
+  bool linear_flat_ = false;  // some variable without curvature has a linear cost
+  std::vector<unsigned char> basis_;  // the last node's feasibility basis
   ClpSimplex lp_;
   BoxedRowsQp qp_;
 };
@@ -220,9 +365,10 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
           "expected size " + std::to_string(np) + " (pairs) or empty");
   const auto t0 = Clock::now();
   MiqpResult res;
-  NodeSolver solver(p);
+  NodeSolver solver(p, o.feasibility_tol);
   VecX x, w, best_x;
   double best = kInf;
+  int approximate = 0;  // nodes whose QP stood in by its LP vertex: no proof below them
   auto gap = [&] { return std::max(o.gap_abs, o.gap_rel * std::abs(best)); };
   // A relaxed solution that satisfies every pair is a candidate; else the most violated
   // pair is returned for branching (−1: candidate).
@@ -252,7 +398,7 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
       for (int j = 0; j < np; ++j)
         if (o.mode_hint[j] == 0 || o.mode_hint[j] == 1) hint.fix[j] = o.mode_hint[j] ? ImpulseZero : GapZero;
       ++res.nodes;
-      if (solver.solve(hint, x, w) && most_violated(x, w, hint) < 0) {
+      if (solver.solve(hint, x, w) != NodeOutcome::Infeasible && most_violated(x, w, hint) < 0) {
         best = objective(p, x);
         best_x = x;
       }
@@ -264,12 +410,17 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
       Node node = std::move(open.back());
       open.pop_back();
       if (node.bound >= best - gap()) continue;
-      if (res.nodes >= o.max_nodes || ms_since(t0) > 1e3 * o.time_limit_s) {
-        res.message = "node or time limit reached";
+      // The node limit ends a search that has an incumbent; one without goes on to its
+      // first complementary point (or the time limit).
+      const bool node_limit = res.nodes >= o.max_nodes && best_x.size();
+      if (node_limit || ms_since(t0) > 1e3 * o.time_limit_s) {
+        res.message = node_limit ? "node limit (" + std::to_string(o.max_nodes) + ") reached" : "time limit reached";
         break;
       }
       ++res.nodes;
-      if (!solver.solve(node, x, w)) continue;
+      const NodeOutcome outcome = solver.solve(node, x, w);
+      if (outcome == NodeOutcome::Infeasible) continue;
+      if (outcome == NodeOutcome::Approximate) ++approximate;
       const double f = objective(p, x);
       if (f >= best - gap()) continue;
       const int j = most_violated(x, w, node);
@@ -278,11 +429,13 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
         best_x = x;
         continue;
       }
-      const Fix natural = w[j] <= x[p.lambda[j]] ? GapZero : ImpulseZero;
+      // The relaxed solution's smaller side first. (Diving along the hint instead was worse:
+      // where the previous modes no longer fit, it explored 2000 infeasible nodes.)
+      const Fix first = w[j] <= x[p.lambda[j]] ? GapZero : ImpulseZero;
       Node child{node.fix, solver.basis(), f};
-      child.fix[j] = natural == GapZero ? ImpulseZero : GapZero;
+      child.fix[j] = first == GapZero ? ImpulseZero : GapZero;
       open.push_back(child);
-      child.fix[j] = natural;
+      child.fix[j] = first;
       open.push_back(std::move(child));
     }
   } catch (const std::exception& e) {
@@ -301,11 +454,15 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
     res.objective = objective(p, best_x);
   }
   if (!open.empty() || !res.message.empty()) {
-    res.status = MiqpStatus::Failed;
+    res.status = best_x.size() ? MiqpStatus::Feasible : MiqpStatus::Failed;
     if (res.message.empty()) res.message = "stopped";
+    if (best_x.size()) res.message += "; the incumbent is returned, its optimality not proven";
   } else if (best_x.size()) {
-    res.status = MiqpStatus::Optimal;
+    res.status = approximate ? MiqpStatus::Feasible : MiqpStatus::Optimal;
+    if (approximate)
+      res.message = std::to_string(approximate) + " node QP(s) not solved exactly: optimality not proven";
   } else {
+    // Without an incumbent nothing was pruned by bound: the search was exhaustive.
     res.status = MiqpStatus::Infeasible;
     res.message = "infeasible";
   }

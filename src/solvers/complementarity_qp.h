@@ -16,8 +16,11 @@
 // others to λ_j = 0 and relaxes the rest to the convex hull of the disjunction,
 // w_j, λ_j ≥ 0, w_j + λ_j ≤ M, which is exactly the big-M MIQP's relaxation with z_j ∈ [0, 1].
 // So node bounds, the tree and the optimum are those of any big-M B&B (Bonmin's), but each
-// node is a small QP solved by COIN-OR Clp's simplex, warm-started from its parent's basis,
-// where Bonmin runs an interior point method from scratch. The tree is searched depth
+// node is small: COIN-OR Clp's dual simplex, warm-started from its parent's basis, decides
+// its feasibility, and its QP is solved from that vertex (by Wolfe's minimum-norm point when
+// the objective is a distance in the curved variables, as the quasistatic MIQP's is, else by
+// the active-set QP), where Bonmin runs an interior point method from scratch. Every node's
+// point is checked against the rows, whatever Clp reported. The tree is searched depth
 // first, the branch that agrees with the relaxed solution first. A node whose relaxed
 // solution already satisfies every pair ends its branch with a candidate. A mode hint (e.g.
 // the previous step's contact modes) is tried first as an incumbent, so a step whose modes
@@ -52,18 +55,24 @@ void check_complementarity_qp(const ComplementarityQp& p);
 MixedIntegerQp big_m_miqp(const ComplementarityQp& p);
 
 struct ComplementarityBbOptions {
+  // A safety net against a search that stalls (it makes the result depend on the machine);
+  // max_nodes is the deterministic limit.
   double time_limit_s = 60.0;
   // Optional (size np or empty): per pair, 1 = try λ_j = 0, 0 = try w_j = 0, −1 = no hint.
   std::vector<int> mode_hint;
   double feasibility_tol = 1e-9;   // rows, bounds and complementarity min(w_j, λ_j), in their units
   double gap_abs = 1e-15;          // a node is pruned when bound ≥ incumbent − max(gap_abs, gap_rel·|incumbent|)
   double gap_rel = 1e-9;
-  int max_nodes = 100000;
+  int max_nodes = 100000;          // once an incumbent exists: stop here with it (Feasible)
 };
 
 // Result in the big-M MIQP's terms (z_j = 1: λ_j = 0), so it compares directly with
-// solve_miqp_bonmin on big_m_miqp(p). nodes: QPs solved. Failed: a limit was reached or
-// Clp failed (the message says which; x, z hold the incumbent if any).
+// solve_miqp_bonmin on big_m_miqp(p). nodes: QPs solved. Every returned x is checked
+// against the rows, bounds and pairs (feasibility_tol), whatever the node solvers said.
+// Feasible: the node limit ended the search with an incumbent, or some node's QP was not
+// solved exactly (its LP vertex stood in, an upper estimate of its bound), so the optimum
+// is not proven. Failed: no incumbent and a limit was reached, or Clp failed (the message
+// says which).
 MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const ComplementarityBbOptions& o = {});
 
 }  // namespace graspsim

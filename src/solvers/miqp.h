@@ -64,7 +64,9 @@ struct MiqpOptions {
 
 // Failed: a limit was reached or the solver had numerical trouble (the message says which);
 // x and z then hold the best feasible point known, if any (empty otherwise).
-enum class MiqpStatus { Optimal, Infeasible, Failed };
+// Feasible: a point satisfying every constraint whose optimality was not proven (a node
+// limit ended the search, or a node's QP could not be solved exactly).
+enum class MiqpStatus { Optimal, Infeasible, Failed, Feasible };
 
 struct MiqpResult {
   MiqpStatus status = MiqpStatus::Failed;

@@ -25,9 +25,34 @@ void ScratchDeleter::operator()(QuasistaticScratch* p) const { delete p; }
 
 namespace {
 
-// ContactSlot::values of this stepper: the hypothetical penetration (seed 003 V.B) and the
-// MIQP's modes of the contact's pairs as bits (z_n, then z_f per direction, then z_s).
-constexpr int kPhiBar = 0, kHasPhiBar = 1, kModes = 2, kHasModes = 3;
+// ContactSlot::values of this stepper: the hypothetical penetration (seed 003 V.B), the
+// MIQP's modes of the contact's pairs as bits (z_n, then z_f per direction, then z_s), and
+// where the contact was (world, the middle of its two points).
+constexpr int kPhiBar = 0, kHasPhiBar = 1, kModes = 2, kHasModes = 3, kPosition = 4;
+
+static_assert(kPosition + 3 <= ContactSlot::kValues);
+
+Vec3 contact_middle(const QuasistaticContact& c) { return 0.5 * (c.point_a + c.point_b); }
+
+// The slot whose modes hint contact c: its own, else the nearest one of the same geom pair
+// (a flat patch's points are picked among near-equal candidates and change ids between
+// steps while the patch and its modes stay).
+const ContactSlot* hint_slot(const ContactTable& table, const QuasistaticContact& c) {
+  const ContactSlot* own = table.find({c.geom_a, c.geom_b, c.feature});
+  if (own) return own->values[kHasModes] ? own : nullptr;
+  const ContactSlot* best = nullptr;
+  double best_d = kInf;
+  const Vec3 at = contact_middle(c);
+  table.for_each([&](const ContactSlot& slot) {
+    if (slot.key.geom_a != c.geom_a || slot.key.geom_b != c.geom_b || !slot.values[kHasModes]) return;
+    const double d = (Vec3(slot.values[kPosition], slot.values[kPosition + 1], slot.values[kPosition + 2]) - at).norm();
+    if (d < best_d) {
+      best_d = d;
+      best = &slot;
+    }
+  });
+  return best;
+}
 
 // A contact's modes fit a double's mantissa as bits: bit b is miqp_pair(sys, i, b)'s binary.
 bool modes_fit(const QuasistaticSystem& sys) { return sys.ndir() + 2 <= 52; }
@@ -88,8 +113,8 @@ void step_quasistatic(const Model& model, State& s, const Input& in, const Formu
   build_quasistatic_system(model, s, in, o, sc.part, ws.kin, sc.build, sys);
 
   // From each contact's slot: the previous step's hypothetical penetration (seed 003, V.B)
-  // and, for the MIQP, its modes as the hint. A new contact is hinted open (no impulse, free
-  // sliding slack), as a contact that is not touching yet is.
+  // and, for the MIQP, its modes as the hint (see hint_slot). A contact new to its geom pair
+  // is hinted open (no impulse, free sliding slack), as a contact that is not touching yet is.
   const bool miqp = o.scheme == QuasistaticScheme::Miqp;
   const int nbits = sys.ndir() + 2;
   sc.phi_bar_prev = VecX::Constant(sys.nc(), std::numeric_limits<double>::quiet_NaN());
@@ -99,9 +124,9 @@ void step_quasistatic(const Model& model, State& s, const Input& in, const Formu
     const ContactSlot* slot = s.contacts.find({c.geom_a, c.geom_b, c.feature});
     if (slot && slot->values[kHasPhiBar]) sc.phi_bar_prev[i] = slot->values[kPhiBar];
     if (!miqp) continue;
-    const bool known = slot && slot->values[kHasModes] && modes_fit(sys);
+    const ContactSlot* hint = modes_fit(sys) ? hint_slot(s.contacts, c) : nullptr;
     const std::uint64_t open = (std::uint64_t{1} << (nbits - 1)) - 1;  // z_n and every z_f, not z_s
-    const std::uint64_t bits = known ? static_cast<std::uint64_t>(slot->values[kModes]) : open;
+    const std::uint64_t bits = hint ? static_cast<std::uint64_t>(hint->values[kModes]) : open;
     for (int b = 0; b < nbits; ++b) sc.mode_hint[miqp_pair(sys, i, b)] = static_cast<int>((bits >> b) & 1);
   }
   const QuasistaticSolution sol = solve_quasistatic(sys, o, &sc.phi_bar_prev, miqp ? &sc.mode_hint : nullptr);
@@ -125,6 +150,8 @@ void step_quasistatic(const Model& model, State& s, const Input& in, const Formu
       if (sol.modes[miqp_pair(sys, i, b)]) bits |= std::uint64_t{1} << b;
     slot.values[kModes] = static_cast<double>(bits);
     slot.values[kHasModes] = modes ? 1.0 : 0.0;
+    const Vec3 middle = contact_middle(c);
+    for (int a = 0; a < 3; ++a) slot.values[kPosition + a] = middle[a];
   }
   s.contacts.end();
 
@@ -143,6 +170,7 @@ void step_quasistatic(const Model& model, State& s, const Input& in, const Formu
     info.solve_ms = sol.solve_ms;
     info.objective = sol.objective;
     info.big_m_active = sol.big_m_active;
+    info.proven = sol.proven;
     const QuasistaticResiduals res = quasistatic_residuals(sys, sol, o.scheme);
     info.force_balance = res.force_balance;
     info.complementarity = res.complementarity;

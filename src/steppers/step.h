@@ -80,6 +80,7 @@ struct QuasistaticStepInfo {
   double solve_ms = 0.0;           // time in the contact solver
   double objective = 0.0;
   bool big_m_active = false;       // MIQP: a big-M bound was active (M too small)
+  bool proven = true;              // MIQP: the step's optimum was proven (see QuasistaticSolution::proven)
   double force_balance = 0.0;      // residual of the unactuated force balance (N·s)
   double complementarity = 0.0;    // largest min(|w|, |λ|) over the complementarity pairs
 };

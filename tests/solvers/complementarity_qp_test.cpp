@@ -13,8 +13,11 @@ namespace graspsim {
 namespace {
 
 // ny free variables with curvature, np pairs w = W x + w0 ⊥ λ, one general row. The
-// constant terms decide feasibility: w0 ≥ 0 keeps x = 0 feasible.
-ComplementarityQp random_problem(std::mt19937& rng, int ny, int np, bool maybe_infeasible) {
+// constant terms decide feasibility: w0 ≥ 0 keeps x = 0 feasible. `distance`: the impulses
+// cost nothing, so the objective is a distance in the curved variables (the quasistatic
+// MIQP's form, which the node solver takes by Wolfe's minimum-norm point; otherwise by the
+// active-set QP).
+ComplementarityQp random_problem(std::mt19937& rng, int ny, int np, bool maybe_infeasible, bool distance = false) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   const int n = ny + np;
   ComplementarityQp p;
@@ -25,7 +28,7 @@ ComplementarityQp random_problem(std::mt19937& rng, int ny, int np, bool maybe_i
     p.H(i, i) = 1.0 + 0.5 * (u(rng) + 1.0);
     p.c[i] = u(rng);
   }
-  for (int j = 0; j < np; ++j) p.c[ny + j] = 0.2 * u(rng);  // impulses may cost or pay
+  for (int j = 0; j < np; ++j) p.c[ny + j] = distance ? 0.0 : 0.2 * u(rng);  // impulses may cost or pay
   p.x_lo = VecX::Constant(n, -kInf);
   p.x_hi = VecX::Constant(n, kInf);
   p.W = MatX::Zero(np, n);
@@ -77,16 +80,49 @@ TEST(ComplementarityQp, BigMFormHasThreeRowsPerPair) {
 TEST(ComplementarityQp, BranchAndBoundMatchesEnumerationOnRandomProblems) {
   std::mt19937 rng(2024);
   int feasible = 0, infeasible = 0;
-  for (int t = 0; t < 30; ++t) {
+  for (int t = 0; t < 60; ++t) {
     SCOPED_TRACE(t);
-    const ComplementarityQp p = random_problem(rng, 1 + t % 3, 2 + t % 4, t % 3 == 0);
+    const ComplementarityQp p = random_problem(rng, 1 + t % 3, 2 + t % 4, t % 3 == 0, t >= 30);
     const MiqpResult bb = solve_complementarity_bb(p);
     const MiqpResult all = solve_miqp_enumerate(big_m_miqp(p));
     ASSERT_NE(all.status, MiqpStatus::Failed) << all.message;
     expect_same(bb, all, p);
     (bb.status == MiqpStatus::Optimal ? feasible : infeasible)++;
   }
-  EXPECT_GT(feasible, 15);
+  EXPECT_GT(feasible, 30);
+}
+
+TEST(ComplementarityQp, NodeLimitReturnsAFeasibleIncumbentAsUnproven) {
+  std::mt19937 rng(7);
+  int stopped = 0;
+  for (int t = 0; t < 10; ++t) {
+    SCOPED_TRACE(t);
+    const ComplementarityQp p = random_problem(rng, 3, 10, false, t % 2 == 0);
+    ComplementarityBbOptions o;
+    o.max_nodes = 4;
+    const MiqpResult r = solve_complementarity_bb(p, o);
+    if (r.status == MiqpStatus::Optimal) continue;  // finished within 4 nodes
+    ++stopped;
+    if (r.status == MiqpStatus::Failed) {  // no complementary point yet
+      EXPECT_EQ(r.x.size(), 0);
+      continue;
+    }
+    ASSERT_EQ(r.status, MiqpStatus::Feasible) << r.message;
+    EXPECT_NE(r.message.find("not proven"), std::string::npos) << r.message;
+    const MiqpResult full = solve_complementarity_bb(p);
+    ASSERT_EQ(full.status, MiqpStatus::Optimal) << full.message;
+    EXPECT_GE(r.objective, full.objective - 1e-9);  // an upper bound on the optimum
+    const VecX w = p.W * r.x + p.w0;
+    for (int j = 0; j < p.np(); ++j) {
+      EXPECT_GE(w[j], -1e-8);
+      EXPECT_GE(r.x[p.lambda[j]], -1e-8);
+      EXPECT_LE(std::min(w[j], r.x[p.lambda[j]]), 1e-8);
+    }
+    const double row = p.A.row(0).dot(r.x);
+    EXPECT_GE(row, p.row_lo[0] - 1e-8);
+    EXPECT_LE(row, p.row_hi[0] + 1e-8);
+  }
+  EXPECT_GT(stopped, 0);  // the limit was reached at least once
 }
 
 TEST(ComplementarityQp, ProvesInfeasibilityTheRelaxationMisses) {
