@@ -48,8 +48,8 @@ enum class NodeOutcome { Infeasible, Exact, Approximate };
 
 class NodeSolver {
  public:
-  NodeSolver(const ComplementarityQp& p, double feasibility_tol)
-      : p_(p), n_(p.n()), np_(p.np()), tol_(feasibility_tol) {
+  NodeSolver(const ComplementarityQp& p, const ComplementarityBbOptions& o)
+      : p_(p), n_(p.n()), np_(p.np()), tol_(o.feasibility_tol), method_(o.node_qp) {
     const int m = p.m(), ncol = n_ + np_, nrow = m + 2 * np_;
     std::vector<int> rows, cols;
     std::vector<double> vals;
@@ -87,9 +87,6 @@ class NodeSolver {
     lp_.setPrimalTolerance(1e-10);
     lp_.setDualTolerance(1e-10);
     lp_.setMaximumIterations(100000);
-    // Scaled, the warm dual simplex declared vertices optimal that missed rows by up to
-    // 0.1 unscaled (the 3D pick's grasp); these rows are already of order one.
-    lp_.scaling(0);
 
     // The objective is a distance when only curved variables carry a linear term:
     // ½ xᵀHx + cᵀx = ½ ‖u‖² + const with u_k = √h_k x_k + c_k/√h_k (k curved).
@@ -150,10 +147,14 @@ class NodeSolver {
       x = x0;
       exact = true;
     } else {
-      const ActiveSetResult r = solve_active_set_qp(qp_, x0);
-      x = r.x;
-      exact = r.status == ActiveSetResult::Status::Optimal && row_violation(qp_, x) <= tol_;
-      if (!exact && !linear_flat_) exact = min_norm_point(x0, x) && row_violation(qp_, x) <= tol_;
+      using Method = ComplementarityBbOptions::NodeQp;
+      if (method_ != Method::MinNormPoint || linear_flat_) {
+        const ActiveSetResult r = solve_active_set_qp(qp_, x0);
+        x = r.x;
+        exact = r.status == ActiveSetResult::Status::Optimal && row_violation(qp_, x) <= tol_;
+      }
+      if (!exact && !linear_flat_ && method_ != Method::ActiveSet)
+        exact = min_norm_point(x0, x) && row_violation(qp_, x) <= tol_;
     }
     if (!exact) x = x0;
     w = p_.W * x + p_.w0;
@@ -285,6 +286,7 @@ class NodeSolver {
   const ComplementarityQp& p_;
   int n_, np_;
   double tol_;
+  ComplementarityBbOptions::NodeQp method_;
   std::vector<int> curved_;   // variables with h_k > 0
   bool linear_flat_ = false;  // some variable without curvature has a linear cost
   std::vector<unsigned char> basis_;  // the last node's feasibility basis
@@ -365,7 +367,7 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
           "expected size " + std::to_string(np) + " (pairs) or empty");
   const auto t0 = Clock::now();
   MiqpResult res;
-  NodeSolver solver(p, o.feasibility_tol);
+  NodeSolver solver(p, o);
   VecX x, w, best_x;
   double best = kInf;
   int approximate = 0;  // nodes whose QP stood in by its LP vertex: no proof below them

@@ -64,6 +64,10 @@ struct ComplementarityBbOptions {
   double gap_abs = 1e-15;          // a node is pruned when bound ≥ incumbent − max(gap_abs, gap_rel·|incumbent|)
   double gap_rel = 1e-9;
   int max_nodes = 100000;          // once an incumbent exists: stop here with it (Feasible)
+  // The node QP: the active-set QP with Wolfe's minimum-norm point where its point fails
+  // the check (Auto), or one of them alone (Wolfe's only for a distance objective: no linear
+  // cost on variables without curvature; otherwise the active-set QP runs).
+  enum class NodeQp { Auto, ActiveSet, MinNormPoint } node_qp = NodeQp::Auto;
 };
 
 // Result in the big-M MIQP's terms (z_j = 1: λ_j = 0), so it compares directly with

@@ -92,6 +92,23 @@ TEST(ComplementarityQp, BranchAndBoundMatchesEnumerationOnRandomProblems) {
   EXPECT_GT(feasible, 30);
 }
 
+TEST(ComplementarityQp, EachNodeQpAloneMatchesEnumerationOnDistanceObjectives) {
+  using NodeQp = ComplementarityBbOptions::NodeQp;
+  for (NodeQp method : {NodeQp::ActiveSet, NodeQp::MinNormPoint}) {
+    std::mt19937 rng(31);
+    ComplementarityBbOptions o;
+    o.node_qp = method;
+    for (int t = 0; t < 30; ++t) {
+      SCOPED_TRACE(t);
+      const ComplementarityQp p = random_problem(rng, 1 + t % 3, 2 + t % 5, t % 3 == 0, true);
+      const MiqpResult bb = solve_complementarity_bb(p, o);
+      const MiqpResult all = solve_miqp_enumerate(big_m_miqp(p));
+      ASSERT_NE(all.status, MiqpStatus::Failed) << all.message;
+      expect_same(bb, all, p);
+    }
+  }
+}
+
 TEST(ComplementarityQp, NodeLimitReturnsAFeasibleIncumbentAsUnproven) {
   std::mt19937 rng(7);
   int stopped = 0;
