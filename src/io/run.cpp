@@ -98,6 +98,11 @@ struct ObjectStats {
   Vec3 up = Vec3::UnitZ();
   double z0 = 0.0, lift = 0.0;
   bool held = false, dropped = false;
+  double free_since = -1.0;  // time since when no holder touches the held object (< 0: one does)
+  // Left the fingers: no holder touching for this long. A relaxed contact (the convex
+  // scheme's) opens a gap of a fraction of a millimetre for a step or two while the object
+  // stays in the grasp; an object that has left them has fallen 5 cm in this time.
+  static constexpr double kDropTime = 0.1;
 
   ObjectStats(const Model& model, const RecordingOptions& r, const VecX& q, KinematicsData& kin) {
     if (r.object.empty()) return;
@@ -113,7 +118,7 @@ struct ObjectStats {
     up = g.norm() > 0.0 ? Vec3(-g.normalized()) : Vec3::UnitZ();
     z0 = up.dot(kin.X_WB[body].p);
   }
-  void add(const KinematicsData& kin, const StepResult& r) {
+  void add(const KinematicsData& kin, const StepResult& r, double t) {
     if (body < 0) return;
     lift = std::max(lift, up.dot(kin.X_WB[body].p) - z0);
     if (holders.empty()) return;
@@ -128,7 +133,12 @@ struct ObjectStats {
       touching += t;
     }
     if (touching == holders.size()) held = true;
-    else if (held && touching == 0) dropped = true;
+    if (!held || touching > 0) {
+      free_since = -1.0;
+      return;
+    }
+    if (free_since < 0.0) free_since = t;
+    if (t - free_since >= kDropTime - 1e-12) dropped = true;
   }
   void write(nlohmann::json& summary) const {
     if (body < 0) return;
@@ -225,7 +235,7 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
       stats.add(result);
       qstats.add(result);
       if (recorder || object.body >= 0) forward_kinematics(model, state.q, ws.kin);  // the step leaves ws.kin at the old q
-      object.add(ws.kin, result);
+      object.add(ws.kin, result, state.t);
       if (recorder) recorder->record(model, state, ws, &result);
       if (options.on_step) options.on_step(model, state, ws, result);
       if (options.progress) options.progress(static_cast<double>(i + 1) / static_cast<double>(nsteps));

@@ -103,6 +103,8 @@ TEST(Pang2d, MiqpReproducesFigure5) {
     EXPECT_NEAR(p.row(l).l3, 9.81, 1e-6) << "row " << l;
   }
   EXPECT_GT(p.summary.json["object_lift_m"].get<double>(), 0.018);
+  // Released from the fingers' grip, it fell out of them: the drop detector's positive case.
+  EXPECT_TRUE(p.summary.json["object_dropped"].get<bool>());
 }
 
 TEST(Pang2d, LcpKeepsTheCylinderOnTheTable) {
