@@ -10,7 +10,6 @@
 namespace graspsim {
 namespace {
 
-
 // Contact of each friction direction.
 int contact_of(const QuasistaticSystem& sys, int k) { return k / sys.ndir(); }
 

@@ -35,15 +35,6 @@ struct Node {
 // Optimality: the primal active-set QP (active_set_qp.h) from that feasible vertex, on the
 // rows [A, W x (for w), W x + λ (for w + λ), x (bounds)]. (Clp's own quadratic primal loops
 // on these degenerate problems.)
-// The largest violation of qp's rows at x, each in units of its largest coefficient (≥ 1).
-double row_violation(const BoxedRowsQp& qp, const VecX& x) {
-  const VecX ax = qp.A * x;
-  double v = 0.0;
-  for (int i = 0; i < ax.size(); ++i)
-    v = std::max(v, std::max(qp.lo[i] - ax[i], ax[i] - qp.hi[i]) / std::max(1.0, qp.A.row(i).cwiseAbs().maxCoeff()));
-  return v;
-}
-
 enum class NodeOutcome { Infeasible, Exact, Approximate };
 
 class NodeSolver {
@@ -112,6 +103,7 @@ class NodeSolver {
     qp_.A.bottomRows(n_).setIdentity();
     qp_.lo.tail(n_) = p.x_lo;
     qp_.hi.tail(n_) = p.x_hi;
+    row_scale_ = qp_.A.cwiseAbs().rowwise().maxCoeff().cwiseMax(1.0);
   }
 
   // Solves the node's relaxation into x, w. Approximate: the QP did not reach a verified
@@ -128,17 +120,16 @@ class NodeSolver {
     // one solved (both seen on the 3D pick): whatever it says that the rows do not confirm,
     // a cold primal simplex decides.
     VecX x0 = Eigen::Map<const VecX>(lp_.primalColumnSolution(), n_);
-    if (!lp_.isProvenOptimal() || row_violation(qp_, x0) > tol_) {
+    if (!lp_.isProvenOptimal() || row_violation(x0) > tol_) {
       lp_.allSlackBasis(true);
       lp_.primal();
       if (lp_.isProvenPrimalInfeasible()) return NodeOutcome::Infeasible;
       x0 = Eigen::Map<const VecX>(lp_.primalColumnSolution(), n_);
-      if (!lp_.isProvenOptimal() || row_violation(qp_, x0) > tol_)
+      if (!lp_.isProvenOptimal() || row_violation(x0) > tol_)
         throw std::runtime_error("Clp could not decide a node's feasibility (status " + std::to_string(lp_.status()) +
-                                 ", rows missed by " + std::to_string(row_violation(qp_, x0)) + ")");
+                                 ", rows missed by " + std::to_string(row_violation(x0)) + ")");
     }
-    const int total_status = lp_.numberColumns() + lp_.numberRows();
-    basis_.assign(lp_.statusArray(), lp_.statusArray() + total_status);
+    basis_.assign(lp_.statusArray(), lp_.statusArray() + total);
     // The active-set QP is the faster; its point is checked (it has crept off a degenerate
     // face and stopped outside its rows), and Wolfe's method, feasible by construction,
     // takes over where it fails.
@@ -151,10 +142,10 @@ class NodeSolver {
       if (method_ != Method::MinNormPoint || linear_flat_) {
         const ActiveSetResult r = solve_active_set_qp(qp_, x0);
         x = r.x;
-        exact = r.status == ActiveSetResult::Status::Optimal && row_violation(qp_, x) <= tol_;
+        exact = r.status == ActiveSetResult::Status::Optimal && row_violation(x) <= tol_;
       }
       if (!exact && !linear_flat_ && method_ != Method::ActiveSet)
-        exact = min_norm_point(x0, x) && row_violation(qp_, x) <= tol_;
+        exact = min_norm_point(x0, x) && row_violation(x) <= tol_;
     }
     if (!exact) x = x0;
     w = p_.W * x + p_.w0;
@@ -165,6 +156,15 @@ class NodeSolver {
   const std::vector<unsigned char>& basis() const { return basis_; }
 
  private:
+  // The largest violation of the node's rows at x, each in units of its largest
+  // coefficient (≥ 1).
+  double row_violation(const VecX& x) const {
+    const VecX ax = qp_.A * x;
+    double v = 0.0;
+    for (int i = 0; i < ax.size(); ++i) v = std::max(v, std::max(qp_.lo[i] - ax[i], ax[i] - qp_.hi[i]) / row_scale_[i]);
+    return v;
+  }
+
   // The node's optimum when the objective is ½‖u‖² (see curved_), by Wolfe's minimum-norm
   // point algorithm (Math. Programming 11, 1976) on the node's polytope mapped to u: a linear
   // program over the node (Clp's primal simplex, warm) gives the vertex furthest along −u,
@@ -213,7 +213,7 @@ class NodeSolver {
         converged = true;
         break;
       }
-      if (row_violation(qp_, v) > tol_) break;
+      if (row_violation(v) > tol_) break;
       full.push_back(v);
       pts.conservativeResize(Eigen::NoChange, pts.cols() + 1);
       pts.col(pts.cols() - 1) = q;
@@ -292,6 +292,7 @@ class NodeSolver {
   std::vector<unsigned char> basis_;  // the last node's feasibility basis
   ClpSimplex lp_;
   BoxedRowsQp qp_;
+  VecX row_scale_;  // each row of qp_.A's largest |coefficient|, at least 1
 };
 
 double objective(const ComplementarityQp& p, const VecX& x) { return 0.5 * x.dot(p.H.diagonal().cwiseProduct(x)) + p.c.dot(x); }

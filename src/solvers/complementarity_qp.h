@@ -17,10 +17,11 @@
 // w_j, λ_j ≥ 0, w_j + λ_j ≤ M, which is exactly the big-M MIQP's relaxation with z_j ∈ [0, 1].
 // So node bounds, the tree and the optimum are those of any big-M B&B (Bonmin's), but each
 // node is small: COIN-OR Clp's dual simplex, warm-started from its parent's basis, decides
-// its feasibility, and its QP is solved from that vertex (by Wolfe's minimum-norm point when
-// the objective is a distance in the curved variables, as the quasistatic MIQP's is, else by
-// the active-set QP), where Bonmin runs an interior point method from scratch. Every node's
-// point is checked against the rows, whatever Clp reported. The tree is searched depth
+// its feasibility, and its QP is solved from that vertex by the active-set QP (or, where that
+// point fails the check and the objective is a distance in the curved variables, as the
+// quasistatic MIQP's is, by Wolfe's minimum-norm point), where Bonmin runs an interior point
+// method from scratch. Every node's point is checked against the rows, whatever Clp
+// reported. The tree is searched depth
 // first, the branch that agrees with the relaxed solution first. A node whose relaxed
 // solution already satisfies every pair ends its branch with a candidate. A mode hint (e.g.
 // the previous step's contact modes) is tried first as an incumbent, so a step whose modes

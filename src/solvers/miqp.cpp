@@ -22,7 +22,6 @@ namespace {
 
 constexpr double kIpoptInf = 1e20;  // Ipopt treats |bound| ≥ 1e19 as no bound
 
-
 std::string dims(Eigen::Index r, Eigen::Index c) { return std::to_string(r) + "x" + std::to_string(c); }
 
 void check_bounds(const VecX& lo, const VecX& hi, int size, const std::string& lo_name,

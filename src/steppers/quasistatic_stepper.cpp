@@ -34,11 +34,10 @@ static_assert(kPosition + 3 <= ContactSlot::kValues);
 
 Vec3 contact_middle(const QuasistaticContact& c) { return 0.5 * (c.point_a + c.point_b); }
 
-// The slot whose modes hint contact c: its own, else the nearest one of the same geom pair
-// (a flat patch's points are picked among near-equal candidates and change ids between
-// steps while the patch and its modes stay).
-const ContactSlot* hint_slot(const ContactTable& table, const QuasistaticContact& c) {
-  const ContactSlot* own = table.find({c.geom_a, c.geom_b, c.feature});
+// The slot whose modes hint contact c: its own (`own`, null if new), else the nearest one of
+// the same geom pair (a flat patch's points are picked among near-equal candidates and
+// change ids between steps while the patch and its modes stay).
+const ContactSlot* hint_slot(const ContactTable& table, const QuasistaticContact& c, const ContactSlot* own) {
   if (own) return own->values[kHasModes] ? own : nullptr;
   const ContactSlot* best = nullptr;
   double best_d = kInf;
@@ -117,6 +116,7 @@ void step_quasistatic(const Model& model, State& s, const Input& in, const Formu
   // is hinted open (no impulse, free sliding slack), as a contact that is not touching yet is.
   const bool miqp = o.scheme == QuasistaticScheme::Miqp;
   const int nbits = sys.ndir() + 2;
+  const std::uint64_t open = (std::uint64_t{1} << (nbits - 1)) - 1;  // z_n and every z_f, not z_s
   sc.phi_bar_prev = VecX::Constant(sys.nc(), std::numeric_limits<double>::quiet_NaN());
   sc.mode_hint.assign(miqp ? 2 * sys.nc() + sys.nd() : 0, 0);
   for (int i = 0; i < sys.nc(); ++i) {
@@ -124,8 +124,7 @@ void step_quasistatic(const Model& model, State& s, const Input& in, const Formu
     const ContactSlot* slot = s.contacts.find({c.geom_a, c.geom_b, c.feature});
     if (slot && slot->values[kHasPhiBar]) sc.phi_bar_prev[i] = slot->values[kPhiBar];
     if (!miqp) continue;
-    const ContactSlot* hint = modes_fit(sys) ? hint_slot(s.contacts, c) : nullptr;
-    const std::uint64_t open = (std::uint64_t{1} << (nbits - 1)) - 1;  // z_n and every z_f, not z_s
+    const ContactSlot* hint = modes_fit(sys) ? hint_slot(s.contacts, c, slot) : nullptr;
     const std::uint64_t bits = hint ? static_cast<std::uint64_t>(hint->values[kModes]) : open;
     for (int b = 0; b < nbits; ++b) sc.mode_hint[miqp_pair(sys, i, b)] = static_cast<int>((bits >> b) & 1);
   }
@@ -146,7 +145,7 @@ void step_quasistatic(const Model& model, State& s, const Input& in, const Formu
     slot.values[kHasPhiBar] = 1.0;
     const bool modes = static_cast<int>(sol.modes.size()) == 2 * sys.nc() + sys.nd() && modes_fit(sys);
     std::uint64_t bits = 0;
-    for (int b = 0; modes && b < sys.ndir() + 2; ++b)
+    for (int b = 0; modes && b < nbits; ++b)
       if (sol.modes[miqp_pair(sys, i, b)]) bits |= std::uint64_t{1} << b;
     slot.values[kModes] = static_cast<double>(bits);
     slot.values[kHasModes] = modes ? 1.0 : 0.0;
