@@ -1,5 +1,6 @@
 // Overlap volumes (seed 004's contact model) and triangle-mesh contacts, on a bunny-vs-box
-// pair and on convex pairs. With FCL, its mesh-vs-box collision query (contacts on, up to 8)
+// pair, a finger-sized box on a 6 cm bunny (overlap_volume_mesh_convex against CGAL), and on
+// convex pairs. With FCL, its mesh-vs-box collision query (contacts on, up to 8)
 // is timed on the same bunny/box pair as a reference for collide_trimesh: FCL has no
 // overlap volume, so that comparison is of contact generation only.
 #include <benchmark/benchmark.h>
@@ -18,9 +19,9 @@
 namespace graspsim {
 namespace {
 
-std::shared_ptr<Mesh> bunny() {
+std::shared_ptr<Mesh> bunny(double scale = 1.0) {  // 2 × 1.9 × 1.5 at scale 1
   return load_mesh(std::string(GRASPSIM_SHARED_DIR) + "/data/meshes/bunny_watertight_6976tri.obj", "bunny",
-                   Vec3::Ones());
+                   Vec3::Constant(scale));
 }
 
 const Vec3 kBoxHalf(0.4, 0.4, 0.4);
@@ -38,6 +39,81 @@ void BM_OverlapBunnyBoxCgal(benchmark::State& state) {
   state.counters["volume"] = volume;
 }
 BENCHMARK(BM_OverlapBunnyBoxCgal)->Unit(benchmark::kMillisecond);
+
+void BM_OverlapBunnyBoxMeshConvex(benchmark::State& state) {  // the pair above, by clipping near B
+  const auto b = bunny();
+  const MeshBvh bvh(*b);
+  const Mesh box = tessellate_box(kBoxHalf);
+  double volume = 0.0;
+  for (auto _ : state) {
+    const OverlapResult r = overlap_volume_mesh_convex(*b, bvh, Pose::Identity(), box, kBoxPose);
+    benchmark::DoNotOptimize(r);
+    volume = r.volume;
+  }
+  state.counters["volume"] = volume;
+}
+BENCHMARK(BM_OverlapBunnyBoxMeshConvex)->Unit(benchmark::kMicrosecond);
+
+// A finger link (a 1 × 2 × 4 cm box) pressing 1.5 mm into the bunny scaled to 6 cm, with its
+// 2 × 4 cm side on the surface at the given vertex: the case a penalty stepper calls tens of
+// thousands of times. The cost follows the number of the bunny's triangles inside the finger.
+struct FingerOnBunny {
+  std::shared_ptr<Mesh> mesh = bunny(0.03);
+  Vec3 half{0.005, 0.01, 0.02};
+  Mesh box = tessellate_box(half);
+  Pose X_WB;
+  explicit FingerOnBunny(int vertex) {
+    Vec3 n = Vec3::Zero();  // area-weighted normal at the vertex
+    for (const auto& f : mesh->faces)
+      if (f[0] == vertex || f[1] == vertex || f[2] == vertex)
+        n += (mesh->vertices[f[1]] - mesh->vertices[f[0]]).cross(mesh->vertices[f[2]] - mesh->vertices[f[0]]);
+    n.normalize();
+    X_WB = {mesh->vertices[vertex] + n * (half.x() - 0.0015), Quat::FromTwoVectors(Vec3::UnitX(), n)};
+  }
+};
+
+void BM_OverlapFingerBunnyMeshConvex(benchmark::State& state) {
+  const FingerOnBunny s(static_cast<int>(state.range(0)));
+  const MeshBvh bvh(*s.mesh);
+  double volume = 0.0;
+  size_t records = 0;
+  for (auto _ : state) {
+    const OverlapResult r = overlap_volume_mesh_convex(*s.mesh, bvh, Pose::Identity(), s.box, s.X_WB);
+    benchmark::DoNotOptimize(r);
+    volume = r.volume;
+    records = r.boundary_a.size() + r.boundary_b.size();
+  }
+  state.counters["volume_mm3"] = volume * 1e9;
+  state.counters["records"] = static_cast<double>(records);
+}
+BENCHMARK(BM_OverlapFingerBunnyMeshConvex)->Arg(0)->Arg(1000)->Arg(2500)->Unit(benchmark::kMicrosecond);
+
+void BM_OverlapCapsuleFingerBunnyMeshConvex(benchmark::State& state) {  // B with 84 face planes
+  const FingerOnBunny s(static_cast<int>(state.range(0)));
+  const MeshBvh bvh(*s.mesh);
+  const Mesh capsule = tessellate_capsule(0.008, 0.015, 12);
+  const Pose X_WB = s.X_WB * Pose{Vec3(0.008 - s.half.x(), 0, 0), Quat::Identity()};  // 1.5 mm deep too
+  double volume = 0.0;
+  for (auto _ : state) {
+    const OverlapResult r = overlap_volume_mesh_convex(*s.mesh, bvh, Pose::Identity(), capsule, X_WB);
+    benchmark::DoNotOptimize(r);
+    volume = r.volume;
+  }
+  state.counters["volume_mm3"] = volume * 1e9;
+}
+BENCHMARK(BM_OverlapCapsuleFingerBunnyMeshConvex)->Arg(1000)->Unit(benchmark::kMicrosecond);
+
+void BM_OverlapFingerBunnyCgal(benchmark::State& state) {
+  const FingerOnBunny s(static_cast<int>(state.range(0)));
+  double volume = 0.0;
+  for (auto _ : state) {
+    const OverlapResult r = overlap_volume_cgal(*s.mesh, Pose::Identity(), s.box, s.X_WB);
+    benchmark::DoNotOptimize(r);
+    volume = r.volume;
+  }
+  state.counters["volume_mm3"] = volume * 1e9;
+}
+BENCHMARK(BM_OverlapFingerBunnyCgal)->Arg(0)->Arg(1000)->Arg(2500)->Unit(benchmark::kMicrosecond);
 
 void BM_OverlapBoxBoxClip(benchmark::State& state) {
   const Mesh a = tessellate_box(Vec3(0.5, 0.3, 0.2)), b = tessellate_box(Vec3(0.4, 0.4, 0.25));

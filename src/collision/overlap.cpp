@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
+#include "collision/bvh.h"
 #include "collision/mesh_tools.h"
 #include "collision/overlap_detail.h"
 #include "core/error.h"
@@ -158,6 +160,16 @@ OverlapResult overlap_volume_convex(const Mesh& a, const Pose& X_WA, const Mesh&
 OverlapResult overlap_volume(const Mesh& a, const Pose& X_WA, bool a_convex, const Mesh& b,
                              const Pose& X_WB, bool b_convex) {
   if (a_convex && b_convex) return overlap_volume_convex(a, X_WA, b, X_WB);
+  if (b_convex) {
+    require_closed(a, "overlap_volume");
+    return overlap_volume_mesh_convex(a, MeshBvh(a), X_WA, b, X_WB);
+  }
+  if (a_convex) {  // the mesh path wants the convex side second; coplanar faces stay on A's side
+    require_closed(b, "overlap_volume");
+    OverlapResult r = overlap_detail::overlap_mesh_convex(b, MeshBvh(b), X_WB, a, X_WA, false);
+    std::swap(r.boundary_a, r.boundary_b);
+    return r;
+  }
   return overlap_volume_cgal(a, X_WA, b, X_WB);
 }
 
