@@ -1,10 +1,18 @@
 #include "core/signal.h"
 
 #include <algorithm>
+#include <cmath>
+#include <numbers>
 
 namespace graspsim {
 
 double Signal::operator()(double time) const {
+  const double wave =
+      sine_amplitude == 0.0 ? 0.0 : sine_amplitude * std::sin(2.0 * std::numbers::pi * sine_frequency * time + sine_phase);
+  return knots(time) + wave;
+}
+
+double Signal::knots(double time) const {
   if (t.empty()) return 0.0;
   if (time <= t.front()) return y.front();
   if (time >= t.back()) return y.back();

@@ -79,6 +79,12 @@ DormandPrince45::DormandPrince45(ConfigSpace space, const Rk45Options& options) 
         "h_min ≥ 0, h_max > 0 and ≥ h_min, h_initial 0 or ≥ h_min, max_steps > 0");
 }
 
+void DormandPrince45::reset(const OdeState& x, double h) {
+  if (!(h >= 0.0)) throw std::invalid_argument("DormandPrince45::reset: the step size must be >= 0");
+  reset(x);
+  h_ = h > 0.0 ? std::clamp(h, opt_.h_min, opt_.h_max) : 0.0;
+}
+
 void DormandPrince45::reset(const OdeState& x) {
   if (x.q.size() != space_.nq || x.v.size() != space_.nv)
     throw std::invalid_argument("DormandPrince45::reset: q and v must have the configuration space's nq and nv");

@@ -92,6 +92,10 @@ class DormandPrince45 {
   // Starts at x (sizes: space.nq, space.nv, any nz); forgets the step size, the reused
   // last stage and the counts. Sizes the scratch (the only allocation).
   void reset(const OdeState& x);
+  // The same, continuing with a step size a previous run of the control proposed (h_next()),
+  // so an integration split into calls (a stepper's output intervals) keeps its steps.
+  // h = 0: guess one as reset(x) does. Throws std::invalid_argument for h < 0 or NaN.
+  void reset(const OdeState& x, double h);
 
   // One accepted step (after any rejected attempts), not past t_max (a step ending within
   // 1 % of t_max is stretched to land on it exactly). Throws std::runtime_error naming the

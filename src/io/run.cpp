@@ -99,6 +99,12 @@ struct ObjectStats {
   double z0 = 0.0, lift = 0.0;
   bool held = false, dropped = false;
   double free_since = -1.0;  // time since when no holder touches the held object (< 0: one does)
+  bool all_touching = false;  // every holder touches the object (at the last step)
+  int carrier = -1;
+  std::vector<std::pair<double, double>> ke;  // per step: the object's kinetic energy, and its rigid one
+  // The ratio is not taken below this expected energy (J): a gripper at rest makes any ratio
+  // infinite (a wobble at rest shows in max_penetration_m and the forces instead).
+  static constexpr double kMinExpectedKe = 1e-12;
   // Left the fingers: no holder touching for this long. A relaxed contact (the convex
   // scheme's) opens a gap of a fraction of a millimetre for a step or two while the object
   // stays in the grasp; an object that has left them has fallen 5 cm in this time.
@@ -112,15 +118,25 @@ struct ObjectStats {
       holders.push_back(model.find_body(h));
       require(holders.back() >= 0, "recording: holders", "no body named '" + h + "'");
     }
+    if (!r.carrier.empty()) {
+      carrier = model.find_body(r.carrier);
+      require(carrier >= 0, "recording: carrier", "no body named '" + r.carrier + "'");
+    } else if (!holders.empty()) {
+      carrier = model.bodies[holders.front()].parent;
+    }
     forward_kinematics(model, q, kin);
     // "Up" is against gravity (the 2D example's y), z when there is none.
     const Vec3& g = model.options.gravity;
     up = g.norm() > 0.0 ? Vec3(-g.normalized()) : Vec3::UnitZ();
     z0 = up.dot(kin.X_WB[body].p);
   }
-  void add(const KinematicsData& kin, const StepResult& r, double t) {
+  void add(const Model& model, const KinematicsData& kin, const VecX& v, const StepResult& r, double t) {
     if (body < 0) return;
     lift = std::max(lift, up.dot(kin.X_WB[body].p) - z0);
+    if (carrier > 0) {
+      const Vec6 V = spatial_velocity(model, kin, v, body), Vc = spatial_velocity(model, kin, v, carrier);
+      ke.emplace_back(0.5 * V.dot(kin.I_W[body] * V), 0.5 * Vc.dot(kin.I_W[body] * Vc));
+    }
     if (holders.empty()) return;
     size_t touching = 0;
     for (int h : holders) {
@@ -132,7 +148,8 @@ struct ObjectStats {
           t = true;
       touching += t;
     }
-    if (touching == holders.size()) held = true;
+    all_touching = touching == holders.size();
+    if (all_touching) held = true;
     if (!held || touching > 0) {
       free_since = -1.0;
       return;
@@ -144,6 +161,53 @@ struct ObjectStats {
     if (body < 0) return;
     summary["object_lift_m"] = lift;
     summary["object_dropped"] = dropped;
+    if (!holders.empty()) summary["object_held"] = held && !dropped && all_touching;
+    write_ke_ratio(summary);
+  }
+  // ke_ratio_mean: the object's kinetic energy over the run over its rigid one (energy
+  // weighted, so the moments the carrier turns round and both vanish do not dominate);
+  // ke_ratio_max: the largest ratio at a step whose rigid energy is at least 5 % of the
+  // run's largest. Null when the carrier never moves.
+  void write_ke_ratio(nlohmann::json& summary) const {
+    double sum = 0.0, sum_expected = 0.0, peak = 0.0, worst = 0.0;
+    for (const auto& [e, expected] : ke) {
+      sum += e;
+      sum_expected += expected;
+      peak = std::max(peak, expected);
+    }
+    for (const auto& [e, expected] : ke)
+      if (expected >= 0.05 * peak && expected > kMinExpectedKe) worst = std::max(worst, e / expected);
+    const bool moved = peak > kMinExpectedKe;
+    summary["ke_ratio_mean"] = moved ? nlohmann::json(sum / sum_expected) : nlohmann::json();
+    summary["ke_ratio_max"] = moved ? nlohmann::json(worst) : nlohmann::json();
+  }
+};
+
+// The penalty stepper's integrator and overlap-volume work over a run.
+struct PenaltyStats {
+  bool valid = false;
+  std::int64_t accepted = 0, rejected = 0, evaluations = 0, overlap_calls = 0;
+  double overlap_seconds = 0.0, max_volume = 0.0;
+  void add(const StepResult& r) {
+    for (const ContactResult& c : r.contacts) max_volume = std::max(max_volume, c.volume);
+    const PenaltyStepInfo& p = r.penalty;
+    if (!p.valid) return;
+    valid = true;
+    accepted += p.accepted;
+    rejected += p.rejected;
+    evaluations += p.evaluations;
+    overlap_calls += p.overlap_calls;
+    overlap_seconds += p.overlap_seconds;
+  }
+  void write(nlohmann::json& summary) const {
+    if (!valid) return;
+    summary["rk45_accepted_steps"] = accepted;
+    summary["rk45_rejected_steps"] = rejected;
+    summary["rk45_evaluations"] = evaluations;
+    summary["overlap_calls"] = overlap_calls;
+    summary["overlap_us_mean"] = overlap_calls > 0 ? 1e6 * overlap_seconds / static_cast<double>(overlap_calls) : 0.0;
+    summary["overlap_seconds"] = overlap_seconds;
+    summary["max_overlap_volume_m3"] = max_volume;
   }
 };
 
@@ -223,6 +287,7 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
   ContactStats stats;
   QuasistaticStats qstats;
   ObjectStats object(model, scene.recording, state.q, ws.kin);
+  PenaltyStats penalty;
   try {
     for (long i = 0; i < nsteps; ++i) {
       if (options.stop_requested && options.stop_requested()) {
@@ -235,7 +300,8 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
       stats.add(result);
       qstats.add(result);
       if (recorder || object.body >= 0) forward_kinematics(model, state.q, ws.kin);  // the step leaves ws.kin at the old q
-      object.add(ws.kin, result, state.t);
+      object.add(model, ws.kin, state.v, result, state.t);
+      penalty.add(result);
       if (recorder) recorder->record(model, state, ws, &result);
       if (options.on_step) options.on_step(model, state, ws, result);
       if (options.progress) options.progress(static_cast<double>(i + 1) / static_cast<double>(nsteps));
@@ -261,8 +327,12 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
                   {"energy_final", e1},
                   {"final_bodies", body_poses(model, ws)},
                   {"contacts", stats.json()}};
+  summary.json["wall_s"] = summary.wall_time_s;  // (the names issue 13's checks read)
+  summary.json["sim_s"] = state.t;
+  summary.json["max_penetration_m"] = stats.max_depth;  // (contacts.max_depth under issue 13's name)
   qstats.write(summary.json);
   object.write(summary.json);
+  penalty.write(summary.json);
   summary.final_state = state;
   if (recorder) {
     run["status"] = summary.interrupted ? "interrupted" : "completed";

@@ -29,6 +29,10 @@ struct RecordingOptions {
   // touching = a contact that pushes, or one within 0.1 mm).
   std::string object;
   std::vector<std::string> holders;
+  // The body the object should move with (default: the first holder's parent, the palm):
+  // the summary's kinetic-energy ratio (seed 004, Section III.B) is the object's kinetic
+  // energy over what it would have moving rigidly with this body.
+  std::string carrier;
 };
 
 struct Scene {

@@ -166,8 +166,15 @@ Pose read_pose(const YamlNode& m) {
 
 Signal as_signal(const YamlNode& n, const std::string& key) {
   if (!n.is_map()) return Signal::Constant(as_number(n, key));
-  check_keys(n, "signal '" + key + "'", {"t", "y", "interp"});
+  check_keys(n, "signal '" + key + "'", {"t", "y", "interp", "sine"});
   Signal s;
+  if (const YamlNode* w = n.find("sine")) {
+    check_keys(*w, "signal '" + key + "': sine", {"amplitude", "frequency", "phase"});
+    s.sine_amplitude = as_number(require_key(*w, "amplitude", "a sine"), "amplitude");
+    s.sine_frequency = as_number(require_key(*w, "frequency", "a sine"), "frequency");
+    if (const YamlNode* p = w->find("phase")) s.sine_phase = as_number(*p, "phase");
+    if (!n.find("t") && !n.find("y")) return s;
+  }
   s.t = as_numbers(require_key(n, "t", "a signal"), key + ".t", {});
   s.y = as_numbers(require_key(n, "y", "a signal"), key + ".y", {});
   if (const YamlNode* i = n.find("interp"))

@@ -77,10 +77,30 @@ void read_quasistatic(const YamlNode& m, QuasistaticOptions& o) {
   }
 }
 
+void read_penalty(const YamlNode& m, PenaltyOptions& o) {
+  expect_map(m, "penalty");
+  const std::vector<std::pair<const char*, double*>> fields = {
+      {"stiffness", &o.stiffness},         {"damping", &o.damping},
+      {"impact_gain", &o.impact_gain},     {"target_depth", &o.target_depth},
+      {"impact_delay", &o.impact_delay},   {"filter_frequency", &o.filter_frequency},
+      {"filter_damping", &o.filter_damping}, {"friction_smoothing", &o.friction_smoothing},
+      {"viscous_friction", &o.viscous_friction}, {"atol", &o.atol},
+      {"rtol", &o.rtol},                   {"max_step", &o.max_step}};
+  std::vector<std::string> keys{"direction", "rate"};
+  for (const auto& f : fields) keys.emplace_back(f.first);
+  check_keys(m, "options: penalty", keys);
+  for (const auto& e : m.entries) {
+    if (e.key == "direction") o.direction = as_enum<PenaltyDirection>(e.value, e.key);
+    if (e.key == "rate") o.rate = as_enum<PenaltyRate>(e.value, e.key);
+    for (const auto& f : fields)
+      if (e.key == f.first) *f.second = as_number(e.value, e.key);
+  }
+}
+
 void read_options(const YamlNode& m, Options& o) {
   expect_map(m, "options");
   check_keys(m, "options", {"gravity", "dt", "stepper", "integrator", "solver", "iterations", "seed",
-                                 "contact_margin", "patch_grid", "scheme", "quasistatic"});
+                                 "contact_margin", "patch_grid", "scheme", "quasistatic", "penalty"});
   for (const auto& e : m.entries) {
     const YamlNode& v = e.value;
     const std::string& k = e.key;
@@ -95,13 +115,14 @@ void read_options(const YamlNode& m, Options& o) {
     else if (k == "integrator") o.dynamics.integrator = as_enum<Integrator>(v, k);
     else if (k == "scheme") o.quasistatic.scheme = as_enum<QuasistaticScheme>(v, k);
     else if (k == "quasistatic") read_quasistatic(v, o.quasistatic);
+    else if (k == "penalty") read_penalty(v, o.penalty);
   }
 }
 
 void read_recording(const YamlNode& m, RecordingOptions& r) {
   expect_map(m, "recording");
   check_keys(m, "recording", {"every", "bodies", "joints", "contacts", "normal_forces", "configuration", "object",
-                              "holders"});
+                              "holders", "carrier"});
   if (const YamlNode* v = m.find("normal_forces")) {
     expect_sequence(*v, "normal_forces");
     for (size_t i = 0; i < v->items.size(); ++i) {
@@ -114,6 +135,7 @@ void read_recording(const YamlNode& m, RecordingOptions& r) {
     r.configuration = as_strings(*v, "configuration", v->items.size());
   }
   if (const YamlNode* v = m.find("object")) r.object = as_string(*v, "object");
+  if (const YamlNode* v = m.find("carrier")) r.carrier = as_string(*v, "carrier");
   if (const YamlNode* v = m.find("holders")) {
     expect_sequence(*v, "holders");
     r.holders = as_strings(*v, "holders", v->items.size());

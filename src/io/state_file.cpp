@@ -267,6 +267,7 @@ void save_state(const std::filesystem::path& path, const Model& model, const Sta
   w.vec(state.q);
   w.vec(state.v);
   w.vec(state.act);
+  w.f64(state.step_size);
   const std::vector<ContactSlot>& slots = state.contacts.slots();
   const std::vector<char>& live = state.contacts.live();
   w.u32(ContactSlot::kValues);
@@ -302,9 +303,9 @@ State load_state(const std::filesystem::path& path, const Model& model) {
                      " bytes, shorter than its header)");
   Reader header(data, kMagicSize, kHeaderSize, file);
   const std::uint32_t version = header.u32("the header");
-  if (version != kStateFileVersion)
+  if (version != kStateFileVersion && version != 1)
     throw InputError(file + ": state file format version " + std::to_string(version) +
-                     ", this graspsim reads version " + std::to_string(kStateFileVersion));
+                     ", this graspsim reads versions 1 to " + std::to_string(kStateFileVersion));
   const std::uint64_t size = header.u64("the header");
   const std::uint64_t body = data.size() - kHeaderSize;
   if (body < kChecksumSize || size > body - kChecksumSize)
@@ -328,6 +329,7 @@ State load_state(const std::filesystem::path& path, const Model& model) {
   s.q = r.vec("q");
   s.v = r.vec("v");
   s.act = r.vec("act");
+  if (version >= 2) s.step_size = r.f64("the step size");
   auto check_size = [&](const VecX& x, const char* name, int n) {
     if (x.size() != n)
       throw InputError(file + ": " + name + " has " + std::to_string(x.size()) + " entries, the model needs " +
@@ -340,6 +342,8 @@ State load_state(const std::filesystem::path& path, const Model& model) {
   require_finite(s.q, file, "q");
   require_finite(s.v, file, "v");
   require_finite(s.act, file, "act");
+  if (!(s.step_size >= 0.0) || !std::isfinite(s.step_size))
+    throw InputError(file + ": step_size is " + std::to_string(s.step_size) + ", it must be finite and >= 0");
 
   const std::uint32_t nvalues = r.u32("the contact table");
   if (nvalues != static_cast<std::uint32_t>(ContactSlot::kValues))

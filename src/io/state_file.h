@@ -17,6 +17,8 @@
 //   t            f64
 //   step         u64
 //   q, v, act              each u32 length + f64s
+//   step_size    f64       (version 2 on) the adaptive integrator's next step size; version 1
+//                          files read as 0
 //   contacts               u32 values per slot (ContactSlot::kValues), u64 slots; per slot:
 //                          geom_a i32, geom_b i32, feature u64, since f64, values f64 × kValues;
 //                          then one live flag (u8, 0 or 1) per slot. Every slot, free ones
@@ -39,7 +41,7 @@
 
 namespace graspsim {
 
-inline constexpr std::uint32_t kStateFileVersion = 1;
+inline constexpr std::uint32_t kStateFileVersion = 2;
 
 // Writes `state` of `model` to `path` atomically: a temporary file next to it, flushed to
 // disk, then renamed over `path`. Throws InputError naming the file if it cannot be written.

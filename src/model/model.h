@@ -384,6 +384,49 @@ struct QuasistaticOptions {
   bool operator==(const QuasistaticOptions&) const = default;
 };
 
+// The penalty stepper's reaction direction (penalty/penalty_contact.h): the gradient of the
+// overlap volume (area-weighted normals of its boundary), or the seed's eq. 3 as written.
+enum class PenaltyDirection { VolumeGradient, SeedEq3 };
+template <>
+struct EnumNames<PenaltyDirection> {
+  static constexpr auto table = std::to_array<std::pair<PenaltyDirection, const char*>>({
+      {PenaltyDirection::VolumeGradient, "volume_gradient"},
+      {PenaltyDirection::SeedEq3, "seed_eq3"},
+  });
+};
+// What the damping term g2 multiplies: the rate of the volume through the seed's low-pass
+// (eq. 4: filter states in the ODE), or the exact rate (Reynolds transport over the overlap's
+// boundary; no lag).
+enum class PenaltyRate { Filtered, Exact };
+template <>
+struct EnumNames<PenaltyRate> {
+  static constexpr auto table = std::to_array<std::pair<PenaltyRate, const char*>>({
+      {PenaltyRate::Filtered, "filtered"},
+      {PenaltyRate::Exact, "exact"},
+  });
+};
+
+// The penalty stepper's settings (formulation C, seed 004; checked by validate_penalty).
+// The seed gives g1, g2 per cm with a law on the overlap volume; read per cm³ of volume
+// (docs/scene-format.md says why), in SI: g1 = 740 N/cm³ = 7.4e8 N/m³, g2 = 50 N·s/cm³.
+struct PenaltyOptions {
+  double stiffness = 7.4e8;        // g1, N/m³: force per overlap volume
+  double damping = 2.0e5;          // g2, N·s/m³: force per rate of the volume (the seed's 5e7 is ~40x overdamped: docs/penalty.md)
+  double impact_gain = 250.0;      // g_i: height of the first-contact gain (eq. 5)
+  double target_depth = 2e-3;      // d_t, m: the gain lasts d_t / impact speed
+  double impact_delay = 1.0;       // g_t: the gain peaks g_t · d_v after first contact
+  double filter_frequency = 1000.0;  // ω_n of the volume-rate filter (eq. 4), rad/s
+  double filter_damping = 1.0;     // ζ of that filter
+  double friction_smoothing = 1.0; // γ, s/m: tanh(γ |v_t|) replaces sign(v_t) (eq. 8)
+  double viscous_friction = 0.2;   // β, N·s/m (eq. 8)
+  double atol = 1e-6;              // RK45 error control: m, rad, m/s
+  double rtol = 1e-6;
+  double max_step = 1e-3;          // s: the longest internal step (an approaching contact is not stepped over)
+  PenaltyDirection direction = PenaltyDirection::VolumeGradient;
+  PenaltyRate rate = PenaltyRate::Exact;
+  bool operator==(const PenaltyOptions&) const = default;
+};
+
 // What every formulation reads (checked by ModelBuilder), and each formulation's own part.
 struct Options {
   Vec3 gravity{0.0, 0.0, -9.81};
@@ -399,6 +442,7 @@ struct Options {
   DynamicsOptions dynamics;
   SpookOptions spook;
   QuasistaticOptions quasistatic;
+  PenaltyOptions penalty;
 };
 
 // ---- the model ------------------------------------------------------------------------

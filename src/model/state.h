@@ -17,6 +17,10 @@ struct State {
   VecX q;                          // generalized positions (nq), see JointType
   VecX v;                          // generalized velocities (nv)
   VecX act;                        // actuator controller states (one per actuator)
+  // Adaptive integrators (the penalty stepper's RK45): the size its error control proposed
+  // for the next internal step (s); 0 = guess one. Kept here so a run continued from a
+  // checkpoint takes the same internal steps as one that never stopped.
+  double step_size = 0.0;
   ContactTable contacts;           // per contact pair: what the formulation remembers
   std::mt19937_64 rng;             // every random choice of a stepper; seeded by options.seed
 };

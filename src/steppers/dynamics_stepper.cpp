@@ -5,11 +5,8 @@
 #include <stdexcept>
 #include <string>
 
-#include <Eigen/Cholesky>
-
 #include "core/error.h"
-#include "dynamics/actuation.h"
-#include "dynamics/dynamics.h"
+#include "dynamics/forward_dynamics.h"
 #include "integrators/integrators.h"
 #include "kinematics/integrate.h"
 #include "kinematics/kinematics.h"
@@ -18,12 +15,8 @@ namespace graspsim {
 
 // The dynamics stepper's scratch (sized on first use, then reused without allocation).
 struct DynamicsScratch {
-  MatX M;                          // mass matrix (nv x nv)
-  VecX bias, tau;                  // c(q, v), applied generalized forces (nv)
-  std::vector<int> free_dofs;      // dofs solved for by forward dynamics (the rest: Model::kinematic_dofs)
-  VecX rhs, qacc_prescribed;       // τ − c; accelerations of the prescribed dofs over the step
-  MatX M_ff;                       // M restricted to free_dofs (when some dofs are prescribed)
-  VecX rhs_f, qacc_f;              // the reduced system's right side and solution
+  ForwardDynamics fd;
+  VecX qacc_prescribed;            // accelerations of the prescribed dofs over the step
   const Model* rk4_model = nullptr;  // the model rk4 was made for
   std::optional<RungeKutta4> rk4;  // the integrators module's (kept for its storage)
   OdeState x;                      // (q, v) as the integrator sees them
@@ -33,29 +26,14 @@ void ScratchDeleter::operator()(DynamicsScratch* p) const { delete p; }
 
 namespace {
 
-// Sizes the scratch and partitions the dofs into free and prescribed ones.
+// Sizes the scratch.
 DynamicsScratch& prepare(const Model& model, Workspace& w) {
   if (!w.dynamics) w.dynamics.reset(new DynamicsScratch);
   DynamicsScratch& ws = *w.dynamics;
-  const int nv = model.nv;
-  w.qacc.resize(nv);
-  ws.M.resize(nv, nv);
-  ws.bias.resize(nv);
-  ws.tau.resize(nv);
-  ws.rhs.resize(nv);
+  w.qacc.resize(model.nv);
   w.actuator_effort.resize(static_cast<Eigen::Index>(model.actuators.size()));
-  ws.free_dofs.clear();
-  for (const Joint& j : model.joints)
-    for (int d = j.vadr; d < j.vadr + j.nv; ++d)
-      if (!model.bodies[j.body].kinematic) ws.free_dofs.push_back(d);
-  const auto nf = static_cast<Eigen::Index>(ws.free_dofs.size());
-  const auto np = static_cast<Eigen::Index>(model.kinematic_dofs.size());
-  ws.qacc_prescribed.resize(np);
-  if (np > 0) {
-    ws.M_ff.resize(nf, nf);
-    ws.rhs_f.resize(nf);
-    ws.qacc_f.resize(nf);
-  }
+  ws.fd.prepare(model);
+  ws.qacc_prescribed.resize(static_cast<Eigen::Index>(model.kinematic_dofs.size()));
   return ws;
 }
 
@@ -72,65 +50,12 @@ void set_prescribed_v(const Model& model, const Input& in, VecX& v) {
   for (size_t k = 0; k < model.kinematic_dofs.size(); ++k) v[model.kinematic_dofs[k]] = in.kinematic_v[static_cast<Eigen::Index>(k)];
 }
 
-// Factors M = Lᵀ D L in place of its lower triangle (Featherstone's LTDL, RBDA 6.5). M_ij
-// is nonzero only when dof j is an ancestor of dof i (parent[] links), and L keeps that
-// pattern, so the cost is O(nv·depth²) instead of O(nv³) for a dense Cholesky.
-void factor_tree(MatX& H, const std::vector<int>& parent) {
-  for (int k = static_cast<int>(H.rows()) - 1; k >= 0; --k) {
-    if (!(H(k, k) > 0.0)) throw std::runtime_error("dynamics: the mass matrix is not positive definite");
-    for (int i = parent[k]; i >= 0; i = parent[i]) {
-      const double a = H(k, i) / H(k, k);
-      for (int j = i; j >= 0; j = parent[j]) H(i, j) -= a * H(k, j);
-      H(k, i) = a;
-    }
-  }
-}
-
-// Solves Lᵀ D L x = b in place of x (= b on entry), with factor_tree's output.
-void solve_tree(const MatX& H, const std::vector<int>& parent, VecX& x) {
-  const int n = static_cast<int>(H.rows());
-  for (int k = n - 1; k >= 0; --k)
-    for (int i = parent[k]; i >= 0; i = parent[i]) x[i] -= H(k, i) * x[k];
-  for (int k = 0; k < n; ++k) x[k] /= H(k, k);
-  for (int k = 0; k < n; ++k)
-    for (int i = parent[k]; i >= 0; i = parent[i]) x[k] -= H(k, i) * x[i];
-}
-
-// Solves M q̈ = rhs in place of d.M into qacc; the prescribed dofs keep their accelerations
-// and move to the right side: M_ff q̈_f = rhs_f − M_fp q̈_p (dense Cholesky).
-void solve_accelerations(const Model& model, const KinematicsData& kin, DynamicsScratch& ws, VecX& qacc) {
-  if (model.kinematic_dofs.empty()) {
-    factor_tree(ws.M, kin.dof_parent);
-    qacc = ws.rhs;
-    solve_tree(ws.M, kin.dof_parent, qacc);
-    return;
-  }
-  const auto& f = ws.free_dofs;
-  const auto& p = model.kinematic_dofs;
-  for (size_t k = 0; k < p.size(); ++k) qacc[p[k]] = ws.qacc_prescribed[static_cast<Eigen::Index>(k)];
-  for (size_t r = 0; r < f.size(); ++r) {
-    double s = ws.rhs[f[r]];
-    for (int d : p) s -= ws.M(f[r], d) * qacc[d];
-    ws.rhs_f[static_cast<Eigen::Index>(r)] = s;
-    for (size_t c = 0; c < f.size(); ++c) ws.M_ff(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = ws.M(f[r], f[c]);
-  }
-  if (f.empty()) return;
-  Eigen::LLT<Eigen::Ref<MatX>> llt(ws.M_ff);
-  if (llt.info() != Eigen::Success) throw std::runtime_error("dynamics: the mass matrix is not positive definite");
-  ws.qacc_f = llt.solve(ws.rhs_f);
-  for (size_t r = 0; r < f.size(); ++r) qacc[f[r]] = ws.qacc_f[static_cast<Eigen::Index>(r)];
-}
-
 // q̈ at (q, v) under the input into w.qacc (prescribed dofs: d.qacc_prescribed).
 void forward_dynamics(const Model& model, const Input& in, const VecX& q, const VecX& v, Workspace& w,
                       DynamicsScratch& d, bool record_effort) {
   forward_kinematics(model, q, w.kin);
-  mass_matrix(model, w.kin, d.M);
-  bias_forces(model, w.kin, v, d.bias);
-  passive_forces(model, q, v, d.tau);
-  add_actuator_forces(model, in, q, v, record_effort ? &w.actuator_effort : nullptr, d.tau);
-  d.rhs = d.tau - d.bias;
-  solve_accelerations(model, w.kin, d, w.qacc);
+  d.fd.accelerations(model, w.kin, in, q, v, d.qacc_prescribed, nullptr, w.qacc,
+                     record_effort ? &w.actuator_effort : nullptr);
 }
 
 void step_euler(const Model& model, State& s, const Input& in, Workspace& w, DynamicsScratch& d) {
@@ -172,8 +97,7 @@ void step_rk4(const Model& model, State& s, const Input& in, Workspace& w, Dynam
 
 }  // namespace
 
-void validate_dynamics(const Model& model, const DynamicsOptions& o) {
-  // Loop closures, joint couplings and dry friction are constraint rows; this stepper has none.
+void require_no_constraint_rows(const Model& model) {
   if (!model.equalities.empty())
     throw InputError("equality '" + model.equalities.front().name +
                      "': equality constraints need a constraint stepper (options: {stepper: spook})");
@@ -181,6 +105,10 @@ void validate_dynamics(const Model& model, const DynamicsOptions& o) {
     if (j.frictionloss > 0.0)
       throw InputError("joint '" + j.name +
                        "': frictionloss (dry friction) needs a constraint stepper (options: {stepper: spook})");
+}
+
+void validate_dynamics(const Model& model, const DynamicsOptions& o) {
+  require_no_constraint_rows(model);
   // The scene reader takes only the integrators' names; code may still pass a stray value.
   for (const auto& entry : EnumNames<Integrator>::table)
     if (entry.first == o.integrator) return;

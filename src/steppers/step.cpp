@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "quasistatic/system.h"
 #include "steppers/dynamics_stepper.h"
+#include "steppers/penalty_stepper.h"
 #include "steppers/quasistatic_stepper.h"
 #include "steppers/spook_stepper.h"
 
@@ -36,7 +37,7 @@ void check_state_input(const Model& model, const State& s, const Input& in) {
 
 Formulation scene_formulation(const Model& model) {
   const Options& o = model.options;
-  return Formulation{o.stepper, o.dynamics, o.spook, o.quasistatic};
+  return Formulation{o.stepper, o.dynamics, o.spook, o.quasistatic, o.penalty};
 }
 
 void validate_formulation(const Model& model, const Formulation& f) {
@@ -44,7 +45,7 @@ void validate_formulation(const Model& model, const Formulation& f) {
     case StepperType::Dynamics: validate_dynamics(model, f.dynamics); break;
     case StepperType::Spook: validate_spook(model, f.spook); break;
     case StepperType::Quasistatic: validate_quasistatic(model, f.quasistatic); break;
-    default: break;  // not available yet: step() says so
+    case StepperType::Penalty: validate_penalty(model, f.penalty); break;
   }
 }
 
@@ -58,7 +59,7 @@ void step(const Model& model, State& state, const Input& input, const Formulatio
     case StepperType::Dynamics: step_dynamics(model, state, input, f, ws); break;
     case StepperType::Spook: step_spook(model, state, input, f, ws, result); break;
     case StepperType::Quasistatic: step_quasistatic(model, state, input, f, ws, result); break;
-    default: throw InputError(std::string("stepper '") + to_string(f.stepper) + "' is not available yet");
+    case StepperType::Penalty: step_penalty(model, state, input, f, ws, result); break;
   }
   const auto stop = std::chrono::steady_clock::now();
   if (result) result->wall_time_s = std::chrono::duration<double>(stop - start).count();

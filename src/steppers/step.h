@@ -1,6 +1,7 @@
 #pragma once
 // The step: (Model, State, Input) -> State, by the formulation chosen with one switch.
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@ struct Formulation {
   DynamicsOptions dynamics;        // dynamics stepper
   SpookOptions spook;              // SPOOK stepper
   QuasistaticOptions quasistatic;  // quasistatic stepper
+  PenaltyOptions penalty;          // penalty stepper
   bool operator==(const Formulation&) const = default;
 };
 Formulation scene_formulation(const Model& model);
@@ -35,10 +37,12 @@ void validate_formulation(const Model& model, const Formulation& formulation);
 struct DynamicsScratch;
 struct SpookScratch;
 struct QuasistaticScratch;
+struct PenaltyScratch;
 struct ScratchDeleter {
   void operator()(DynamicsScratch* p) const;
   void operator()(SpookScratch* p) const;
   void operator()(QuasistaticScratch* p) const;
+  void operator()(PenaltyScratch* p) const;
 };
 
 // Scratch memory reused from step to step; owns nothing a user needs between steps. The
@@ -52,6 +56,7 @@ struct Workspace {
   std::unique_ptr<DynamicsScratch, ScratchDeleter> dynamics;  // created by the formulation on first use
   std::unique_ptr<SpookScratch, ScratchDeleter> spook;
   std::unique_ptr<QuasistaticScratch, ScratchDeleter> quasistatic;
+  std::unique_ptr<PenaltyScratch, ScratchDeleter> penalty;
 };
 
 // The force between two geoms at one contact point, as the stepper resolved it.
@@ -67,6 +72,17 @@ struct ContactResult {
   double mu = 0.0;
   double cone_error = 0.0;           // thesis eq. 4.1
   double alignment_error = 0.0;      // thesis eq. 4.2, rad; NaN while sticking
+  double volume = 0.0;               // penalty stepper: the overlap volume (m³), at the step's end
+};
+
+// What a penalty step's integrator did (formulation C) over the output interval.
+struct PenaltyStepInfo {
+  bool valid = false;              // false for the other formulations
+  std::int64_t accepted = 0;       // RK45 steps
+  std::int64_t rejected = 0;
+  std::int64_t evaluations = 0;    // derivative evaluations (each one overlap query per candidate pair)
+  std::int64_t overlap_calls = 0;  // overlap-volume queries
+  double overlap_seconds = 0.0;    // time in them
 };
 
 // What a quasistatic step did (formulation B): its input, its output, and the solver's work.
@@ -93,6 +109,7 @@ struct StepResult {
   int solver_iterations = 0;       // iterations (or pivots) of the contact solve
   std::string solver;              // the solver that ran
   QuasistaticStepInfo quasistatic; // quasistatic stepper only
+  PenaltyStepInfo penalty;         // penalty stepper only
 };
 
 // Advances `state` by model.options.dt under `input` with the given formulation. Throws

@@ -32,6 +32,8 @@ using test::TempDir;
 
 const std::string kPush = std::string(GRASPSIM_SOURCE_DIR) + "/scenes/validation/push.yaml";
 const std::string kGrasp = std::string(GRASPSIM_SOURCE_DIR) + "/scenes/validation/grasp_hold.yaml";
+// The penalty stepper carries its RK45 step size and the pairs' filter states in State.
+const std::string kPenaltyGrasp = std::string(GRASPSIM_SOURCE_DIR) + "/scenes/penalty/revolute2_cube.yaml";
 
 std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
 
@@ -57,6 +59,7 @@ void expect_same_state(const State& a, const State& b) {
   expect_same_bits(a.q, b.q, "q");
   expect_same_bits(a.v, b.v, "v");
   expect_same_bits(a.act, b.act, "act");
+  EXPECT_EQ(bits(a.step_size), bits(b.step_size)) << "step_size";
   const auto& sa = a.contacts.slots();
   const auto& sb = b.contacts.slots();
   ASSERT_EQ(sa.size(), sb.size()) << "contact slots";
@@ -89,6 +92,7 @@ State busy_state(const Model& m) {
   live.insert(live.begin(), 0);
   s.contacts.assign(std::move(slots), std::move(live));
   s.act = VecX::LinSpaced(static_cast<Eigen::Index>(m.actuators.size()), -1.0, 2.0);
+  s.step_size = 3.25e-4;  // as the penalty stepper's RK45 leaves it
   s.v[0] = -0.0;
   s.rng.discard(12345);
   return s;
@@ -184,8 +188,8 @@ TEST_F(StateFileErrors, FlippedByteFailsTheChecksum) {
 
 TEST_F(StateFileErrors, OtherVersionIsNamed) {
   std::string b = bytes_;
-  b[16] = 2;  // the version, little-endian u32 after the 16-byte magic
-  EXPECT_CONTAINS(message("v2.bin", b), "version 2");
+  b[16] = 9;  // the version, little-endian u32 after the 16-byte magic
+  EXPECT_CONTAINS(message("v9.bin", b), "version 9");
 }
 
 TEST_F(StateFileErrors, StateOfAnotherModel) {
@@ -307,6 +311,8 @@ const Continuation kCases[] = {
     {"grasp_iterative", kGrasp, {"parameters.solver=iterative"}, 2.0, 1.0},
     {"grasp_split", kGrasp, {"parameters.solver=split"}, 2.0, 1.0},
     {"grasp_direct_iterative", kGrasp, {"parameters.solver=direct_iterative"}, 2.0, 1.0},
+    {"penalty_filtered", kPenaltyGrasp, {"parameters.rate=filtered", "parameters.filter_frequency=3000"}, 0.1, 0.05},
+    {"penalty_exact", kPenaltyGrasp, {"parameters.rate=exact"}, 0.1, 0.05},
 };
 
 INSTANTIATE_TEST_SUITE_P(Solvers, StateContinuation, ::testing::ValuesIn(kCases),

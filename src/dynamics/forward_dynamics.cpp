@@ -1,0 +1,95 @@
+#include "dynamics/forward_dynamics.h"
+
+#include <stdexcept>
+
+#include <Eigen/Cholesky>
+
+#include "dynamics/actuation.h"
+#include "dynamics/dynamics.h"
+
+namespace graspsim {
+namespace {
+
+// Factors M = Lᵀ D L in place of its lower triangle (Featherstone's LTDL, RBDA 6.5). M_ij
+// is nonzero only when dof j is an ancestor of dof i (parent[] links), and L keeps that
+// pattern, so the cost is O(nv·depth²) instead of O(nv³) for a dense Cholesky.
+void factor_tree(MatX& H, const std::vector<int>& parent) {
+  for (int k = static_cast<int>(H.rows()) - 1; k >= 0; --k) {
+    if (!(H(k, k) > 0.0)) throw std::runtime_error("dynamics: the mass matrix is not positive definite");
+    for (int i = parent[k]; i >= 0; i = parent[i]) {
+      const double a = H(k, i) / H(k, k);
+      for (int j = i; j >= 0; j = parent[j]) H(i, j) -= a * H(k, j);
+      H(k, i) = a;
+    }
+  }
+}
+
+// Solves Lᵀ D L x = b in place of x (= b on entry), with factor_tree's output.
+void solve_tree(const MatX& H, const std::vector<int>& parent, VecX& x) {
+  const int n = static_cast<int>(H.rows());
+  for (int k = n - 1; k >= 0; --k)
+    for (int i = parent[k]; i >= 0; i = parent[i]) x[i] -= H(k, i) * x[k];
+  for (int k = 0; k < n; ++k) x[k] /= H(k, k);
+  for (int k = 0; k < n; ++k)
+    for (int i = parent[k]; i >= 0; i = parent[i]) x[k] -= H(k, i) * x[i];
+}
+
+}  // namespace
+
+void ForwardDynamics::prepare(const Model& model) {
+  const int nv = model.nv;
+  M_.resize(nv, nv);
+  bias_.resize(nv);
+  tau_.resize(nv);
+  rhs_.resize(nv);
+  free_dofs_.clear();
+  for (const Joint& j : model.joints)
+    for (int d = j.vadr; d < j.vadr + j.nv; ++d)
+      if (!model.bodies[j.body].kinematic) free_dofs_.push_back(d);
+  if (!model.kinematic_dofs.empty()) {
+    const auto nf = static_cast<Eigen::Index>(free_dofs_.size());
+    M_ff_.resize(nf, nf);
+    rhs_f_.resize(nf);
+    qacc_f_.resize(nf);
+  }
+}
+
+void ForwardDynamics::accelerations(const Model& model, const KinematicsData& kin, const Input& input, const VecX& q,
+                                    const VecX& v, const VecX& qacc_prescribed, const VecX* tau_extra, VecX& qacc,
+                                    VecX* effort) {
+  mass_matrix(model, kin, M_);
+  bias_forces(model, kin, v, bias_);
+  passive_forces(model, q, v, tau_);
+  add_actuator_forces(model, input, q, v, effort, tau_);
+  rhs_ = tau_ - bias_;
+  if (tau_extra) rhs_ += *tau_extra;
+  solve(model, kin, qacc_prescribed, qacc);
+}
+
+// Without prescribed dofs: the tree factorization. With them: their accelerations move to
+// the right side, M_ff q̈_f = rhs_f − M_fp q̈_p (dense Cholesky).
+void ForwardDynamics::solve(const Model& model, const KinematicsData& kin, const VecX& qacc_prescribed, VecX& qacc) {
+  if (model.kinematic_dofs.empty()) {
+    factor_tree(M_, kin.dof_parent);
+    qacc = rhs_;
+    solve_tree(M_, kin.dof_parent, qacc);
+    return;
+  }
+  const auto& f = free_dofs_;
+  const auto& p = model.kinematic_dofs;
+  for (size_t k = 0; k < p.size(); ++k) qacc[p[k]] = qacc_prescribed[static_cast<Eigen::Index>(k)];
+  for (size_t r = 0; r < f.size(); ++r) {
+    double s = rhs_[f[r]];
+    for (int d : p) s -= M_(f[r], d) * qacc[d];
+    rhs_f_[static_cast<Eigen::Index>(r)] = s;
+    for (size_t c = 0; c < f.size(); ++c)
+      M_ff_(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = M_(f[r], f[c]);
+  }
+  if (f.empty()) return;
+  Eigen::LLT<Eigen::Ref<MatX>> llt(M_ff_);
+  if (llt.info() != Eigen::Success) throw std::runtime_error("dynamics: the mass matrix is not positive definite");
+  qacc_f_ = llt.solve(rhs_f_);
+  for (size_t r = 0; r < f.size(); ++r) qacc[f[r]] = qacc_f_[static_cast<Eigen::Index>(r)];
+}
+
+}  // namespace graspsim
