@@ -163,6 +163,18 @@ bool inside(const Vec2& q, const std::vector<Vec2>& poly, double eps) {
   return true;
 }
 
+// Distance from q to a convex 2D hull of 1–n points (0 inside).
+double distance_to_hull(const Vec2& q, const std::vector<Vec2>& hull) {
+  if (hull.size() >= 3 && inside(q, hull, 0.0)) return 0.0;
+  double best = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < hull.size(); ++i) {
+    const Vec2 a = hull[i], ab = hull[(i + 1) % hull.size()] - a;
+    const double t = ab.squaredNorm() > 0 ? std::clamp((q - a).dot(ab) / ab.squaredNorm(), 0.0, 1.0) : 0.0;
+    best = std::min(best, (a + t * ab - q).norm());
+  }
+  return best;
+}
+
 // Points of the intersection of two convex 2D sets: vertices of each inside the other and
 // crossings of their edges.
 std::vector<Vec2> overlap_points(const std::vector<Vec2>& a, const std::vector<Vec2>& b, double eps) {
@@ -189,7 +201,10 @@ void emit_contacts(const Piece& T, const Piece& O, const Vec3& d, double margin,
   const Feature ft = support_feature(T, d, u, v, true), fo = support_feature(O, d, u, v, false);
   const double eps = 1e-9 * std::max(T.size, O.size);
   std::vector<Vec2> pts = overlap_points(ft.hull, fo.hull, eps);
-  if (pts.empty()) pts.push_back(fo.hull.front());  // grazing vertex case: O's deepest vertex
+  // Grazing: O's deepest vertex, if it lies over T within the margin. Farther off, T's plane
+  // extrapolated under it would measure the depth of a corner that T never reaches (a 4 cm
+  // pad corner below a tilted triangle of the bunny read as 4.7 cm of penetration).
+  if (pts.empty() && distance_to_hull(fo.hull.front(), ft.hull) <= margin + eps) pts.push_back(fo.hull.front());
   for (const Vec2& q : pts) {
     const double ht = ft.at(q), ho = fo.at(q);
     if (ht - ho < -margin) continue;
