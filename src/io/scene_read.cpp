@@ -85,6 +85,8 @@ void read_penalty(const YamlNode& m, PenaltyOptions& o) {
       {"impact_delay", &o.impact_delay},   {"filter_frequency", &o.filter_frequency},
       {"filter_damping", &o.filter_damping}, {"friction_smoothing", &o.friction_smoothing},
       {"viscous_friction", &o.viscous_friction}, {"atol", &o.atol},
+      {"limit_frequency", &o.limit_frequency}, {"limit_damping", &o.limit_damping},
+      {"joint_friction_smoothing", &o.joint_friction_smoothing},
       {"rtol", &o.rtol},                   {"max_step", &o.max_step}};
   std::vector<std::string> keys{"direction", "rate"};
   for (const auto& f : fields) keys.emplace_back(f.first);

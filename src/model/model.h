@@ -407,8 +407,9 @@ struct EnumNames<PenaltyRate> {
 };
 
 // The penalty stepper's settings (formulation C, seed 004; checked by validate_penalty).
-// The seed gives g1, g2 per cm with a law on the overlap volume; read per cm³ of volume
-// (docs/scene-format.md says why), in SI: g1 = 740 N/cm³ = 7.4e8 N/m³, g2 = 50 N·s/cm³.
+// The seed's values are in centimetres (g1 "740 N/cm" for a law on a volume); read per cm³
+// and per cm/s (docs/penalty.md), in SI: g1 = 740 N/cm³ = 7.4e8 N/m³, g2 = 50 N·s/cm³,
+// γ = 1 s/cm = 100 s/m, β = 0.2 N·s/cm = 20 N·s/m.
 struct PenaltyOptions {
   double stiffness = 7.4e8;        // g1, N/m³: force per overlap volume
   double damping = 2.0e5;          // g2, N·s/m³: force per rate of the volume (the seed's 5e7 is ~40x overdamped: docs/penalty.md)
@@ -417,11 +418,16 @@ struct PenaltyOptions {
   double impact_delay = 1.0;       // g_t: the gain peaks g_t · d_v after first contact
   double filter_frequency = 1000.0;  // ω_n of the volume-rate filter (eq. 4), rad/s
   double filter_damping = 1.0;     // ζ of that filter
-  double friction_smoothing = 1.0; // γ, s/m: tanh(γ |v_t|) replaces sign(v_t) (eq. 8)
-  double viscous_friction = 0.2;   // β, N·s/m (eq. 8)
+  double friction_smoothing = 100.0; // γ, s/m: tanh(γ |v_t|) replaces sign(v_t) (eq. 8)
+  double viscous_friction = 20.0;    // β, N·s/m (eq. 8)
   double atol = 1e-6;              // RK45 error control: m, rad, m/s
   double rtol = 1e-6;
   double max_step = 1e-3;          // s: the longest internal step (an approaching contact is not stepped over)
+  // Joint limits as one-sided springs, ω = 2π·limit_frequency and damping ratio
+  // limit_damping on the dof's inertia; frictionloss as frictionloss·tanh(smoothing·q̇).
+  double limit_frequency = 100.0;  // Hz
+  double limit_damping = 1.0;
+  double joint_friction_smoothing = 100.0;  // s/rad (s/m for a slider)
   PenaltyDirection direction = PenaltyDirection::VolumeGradient;
   PenaltyRate rate = PenaltyRate::Exact;
   bool operator==(const PenaltyOptions&) const = default;

@@ -22,6 +22,7 @@ PenaltyGeometry::PenaltyGeometry(const Model& model) : shapes_(model.geoms.size(
   for (int g = 0; g < model.ngeom(); ++g) {
     const Geom& geom = model.geoms[g];
     Shape& s = shapes_[g];
+    if (geom.group == 0 || geom.mask == 0) continue;  // drawn only (MJCF contype = conaffinity = 0): never overlaps
     if (geom.type == GeomType::Plane) {
       s.plane = s.convex = true;
       continue;

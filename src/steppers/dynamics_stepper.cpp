@@ -97,10 +97,14 @@ void step_rk4(const Model& model, State& s, const Input& in, Workspace& w, Dynam
 
 }  // namespace
 
-void require_no_constraint_rows(const Model& model) {
+void require_no_equalities(const Model& model) {
   if (!model.equalities.empty())
     throw InputError("equality '" + model.equalities.front().name +
                      "': equality constraints need a constraint stepper (options: {stepper: spook})");
+}
+
+void require_no_constraint_rows(const Model& model) {
+  require_no_equalities(model);
   for (const Joint& j : model.joints)
     if (j.frictionloss > 0.0)
       throw InputError("joint '" + j.name +

@@ -9,9 +9,11 @@
 namespace graspsim {
 
 // Loop closures, joint couplings and dry joint friction are constraint rows: a stepper
-// without them (dynamics, penalty) refuses such a model. Throws InputError naming the
+// without them (dynamics) refuses such a model. Throws InputError naming the
 // equality or joint.
 void require_no_constraint_rows(const Model& model);
+// Equalities only (the penalty stepper takes limits and frictionloss as forces).
+void require_no_equalities(const Model& model);
 
 // Checks the dynamics stepper's settings (its part of the options; it reads no contact
 // material). Throws InputError naming the scene key.

@@ -4,12 +4,14 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <numbers>
 #include <optional>
 #include <string>
 
 #include "collision/broadphase.h"
 #include "contact/contact_kinematics.h"
 #include "core/error.h"
+#include "dynamics/dynamics.h"
 #include "dynamics/forward_dynamics.h"
 #include "integrators/integrators.h"
 #include "kinematics/kinematics.h"
@@ -40,6 +42,13 @@ struct PairForce {
   PenaltyForce force;
 };
 
+// A 1-dof joint with limits or dry friction, and the inertia its dof sees (the diagonal
+// of M at q0): the limit spring's stiffness and damping scale with it, as MuJoCo's do.
+struct JointPenalty {
+  int joint = -1, qadr = 0, vadr = 0;
+  double inertia = 0.0;
+};
+
 }  // namespace
 
 struct PenaltyScratch {
@@ -54,6 +63,7 @@ struct PenaltyScratch {
   std::optional<DormandPrince45> rk;
   PenaltyOptions rk_options;
   OdeState x;
+  std::vector<JointPenalty> joints;   // limited or rubbing 1-dof joints
   std::vector<TrackedPair> tracked;  // sorted by (geom_a, geom_b)
   std::vector<PairForce> pairs;      // the last evaluation's overlapping pairs
   std::vector<double> tracked_volume;
@@ -65,6 +75,40 @@ void ScratchDeleter::operator()(PenaltyScratch* p) const { delete p; }
 
 namespace {
 
+std::vector<JointPenalty> joint_penalties(const Model& model) {
+  std::vector<JointPenalty> out;
+  KinematicsData kin;
+  MatX M;
+  for (int j = 0; j < static_cast<int>(model.joints.size()); ++j) {
+    const Joint& joint = model.joints[j];
+    if (!(joint.limited || joint.frictionloss > 0.0) || joint_nv(joint.type) != 1) continue;
+    if (M.size() == 0) {
+      forward_kinematics(model, model.q0, kin);
+      mass_matrix(model, kin, M);
+    }
+    out.push_back({j, joint.qadr, joint.vadr, M(joint.vadr, joint.vadr)});
+  }
+  return out;
+}
+
+// Joint limits as one-sided Kelvin-Voigt springs (ω = 2π·limit_frequency, ζ = limit_damping,
+// scaled by the dof's inertia, so every joint closes its violation in about the same time)
+// and dry friction as μ·tanh (eq. 8's smoothing): the penalty stepper has no constraint rows.
+void add_joint_forces(const Model& model, const PenaltyOptions& o, const std::vector<JointPenalty>& joints,
+                      const VecX& q, const VecX& v, VecX& tau) {
+  const double w = 2.0 * std::numbers::pi * o.limit_frequency;
+  for (const JointPenalty& jp : joints) {
+    const Joint& joint = model.joints[jp.joint];
+    const double x = q[jp.qadr], xd = v[jp.vadr];
+    if (joint.limited) {
+      const double k = jp.inertia * w * w, c = 2.0 * o.limit_damping * jp.inertia * w;
+      if (x > joint.upper) tau[jp.vadr] -= std::max(0.0, k * (x - joint.upper) + c * xd);
+      if (x < joint.lower) tau[jp.vadr] += std::max(0.0, k * (joint.lower - x) - c * xd);
+    }
+    if (joint.frictionloss > 0.0) tau[jp.vadr] -= joint.frictionloss * std::tanh(o.joint_friction_smoothing * xd);
+  }
+}
+
 PenaltyScratch& prepare(const Model& model, const PenaltyOptions& o, Workspace& w) {
   if (!w.penalty) w.penalty.reset(new PenaltyScratch);
   PenaltyScratch& s = *w.penalty;
@@ -72,6 +116,7 @@ PenaltyScratch& prepare(const Model& model, const PenaltyOptions& o, Workspace& 
     s.geometry.emplace(model);
     s.model = &model;
     s.rk.reset();
+    s.joints = joint_penalties(model);
   }
   if (!s.rk || !(s.rk_options == o)) {
     Rk45Options ro;
@@ -236,12 +281,14 @@ void validate_penalty(const Model& model, const PenaltyOptions& o) {
   positive("atol", o.atol);
   non_negative("rtol", o.rtol);
   positive("max_step", o.max_step);
-  require_no_constraint_rows(model);
-  for (const Joint& j : model.joints) {
-    if (j.limited)
-      throw InputError("joint '" + j.name + "': joint limits need a constraint stepper (options: {stepper: spook}); "
-                       "the penalty stepper has none");
-  }
+  positive("limit_frequency", o.limit_frequency);
+  positive("limit_damping", o.limit_damping);
+  non_negative("joint_friction_smoothing", o.joint_friction_smoothing);
+  require_no_equalities(model);
+  for (const Joint& j : model.joints)
+    if ((j.limited || j.frictionloss > 0.0) && joint_nv(j.type) != 1)
+      throw InputError("joint '" + j.name + "': the penalty stepper takes limits and frictionloss on hinges and "
+                       "sliders only");
 }
 
 void step_penalty(const Model& model, State& state, const Input& input, const Formulation& f, Workspace& ws,
@@ -254,6 +301,7 @@ void step_penalty(const Model& model, State& state, const Input& input, const Fo
 
   auto rhs = [&](double t, const VecX& q, const VecX& v, const VecX& z, VecX& vdot, VecX& zdot) {
     contact_forces(model, o, t, q, v, z, ws.kin, s);
+    add_joint_forces(model, o, s.joints, q, v, s.tau_contact);
     s.fd.accelerations(model, ws.kin, input, q, v, s.qacc_prescribed, &s.tau_contact, vdot, nullptr);
     for (size_t k = 0; k < s.tracked.size(); ++k) {
       const Eigen::Index i = s.tracked[k].z;
@@ -284,6 +332,7 @@ void step_penalty(const Model& model, State& state, const Input& input, const Fo
 
   // What the recorder reads: the forces at the new state, and the efforts there.
   contact_forces(model, o, state.t, state.q, state.v, x.z, ws.kin, s);
+  add_joint_forces(model, o, s.joints, state.q, state.v, s.tau_contact);
   s.fd.accelerations(model, ws.kin, input, state.q, state.v, s.qacc_prescribed, &s.tau_contact, ws.qacc,
                      &ws.actuator_effort);
   if (!result) return;
