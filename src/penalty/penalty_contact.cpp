@@ -26,13 +26,18 @@ Vec3 reaction_direction(const OverlapResult& o, PenaltyDirection method) {
 }
 
 double overlap_depth(const OverlapResult& o, const Vec3& n) {
-  double lo = INFINITY, hi = -INFINITY;
+  double lo = INFINITY, hi = -INFINITY, shadow = 0.0;
   for (const auto* side : {&o.boundary_a, &o.boundary_b})
     for (const OverlapTriangle& t : *side) {
       lo = std::min(lo, n.dot(t.centre));
       hi = std::max(hi, n.dot(t.centre));
+      shadow += 0.5 * t.area * std::abs(n.dot(t.normal));  // the closed boundary covers its shadow twice
     }
-  return hi > lo ? hi - lo : 0.0;
+  if (!(hi > lo)) return 0.0;
+  // A convex overlap of extent h and shadow S along n holds at least the cone S·h/3, so
+  // h ≤ 3V/S. Several separate overlaps (a pad's first touch on the bunny's ear and back)
+  // spread their centres far apart along n; the bound keeps that spread from reading as depth.
+  return shadow > 0.0 ? std::min(hi - lo, 3.0 * o.volume / shadow) : hi - lo;
 }
 
 double impact_gain(const PenaltyOptions& o, double t, double t_contact, double approach_speed, double mass_sum) {

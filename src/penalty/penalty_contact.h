@@ -38,8 +38,9 @@ double volume_rate(const OverlapResult& overlap, VelA&& point_velocity_a, VelB&&
 }
 
 // The extent of the overlap along the unit normal n: the spread of its boundary pieces'
-// centres (a slab's thickness; a spherical cap's height, to within its facets). A
-// penetration depth that needs no closest-point query.
+// centres (a slab's thickness; a spherical cap's height, to within its facets), at most
+// 3V over its shadow along n (exact bound for one convex overlap). A penetration depth that
+// needs no closest-point query.
 double overlap_depth(const OverlapResult& overlap, const Vec3& n);
 
 // The first-contact gain δ_i (eq. 5) at time t, dimensionless: i_v / (√π d_v) · exp(−((t − t_v)/d_v)²)

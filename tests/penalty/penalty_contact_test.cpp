@@ -86,16 +86,33 @@ TEST(PenaltyLaw, ImpactGainIsAPulseAfterFirstContact) {
   EXPECT_EQ(impact_gain(o, 1.0, 1.0, 0.0, m), 0.0);                            // no impact at rest
 }
 
+TEST(PenaltyOverlap, DepthOfTwoSeparateOverlapsIsNotTheirDistance) {
+  // Two 1 mm slabs (1 cm² each) 2 cm apart along n, reported as one pair's overlap (a pad's
+  // first touch on two parts of a non-convex body): the spread of their faces is 2.1 cm;
+  // the depth is bounded by 3V over the shadow, 3 mm.
+  OverlapResult r;
+  r.volume = 2 * 1e-4 * 1e-3;
+  for (double z : {0.0, 0.02}) {
+    r.boundary_a.push_back({1e-4, Vec3(0, 0, z), -Vec3::UnitZ()});
+    r.boundary_b.push_back({1e-4, Vec3(0, 0, z + 1e-3), Vec3::UnitZ()});
+  }
+  const double d = overlap_depth(r, Vec3::UnitZ());
+  EXPECT_GE(d, 1e-3);
+  EXPECT_NEAR(d, 3e-3, 1e-12);
+}
+
 TEST(PenaltyLaw, ForceAndTanhFriction) {
   PenaltyOptions o;
   const Mesh box = tessellate_box(Vec3(0.1, 0.1, 0.1));
   const OverlapResult r = overlap_volume_halfspace(box, at(Vec3(0, 0, 0.099)), Vec3::Zero(), Vec3::UnitZ());
-  const Vec3 v_rel(0.3, -0.4, 0.0);  // the ground (B) slides under the box at 0.5 m/s
+  // The ground (B) slides under the box at 5 mm/s: γ|v| = 0.5, where tanh is not yet 1.
+  const Vec3 v_rel(0.003, -0.004, 0.0);
   const PenaltyForce f = penalty_force(o, r, 2e-6, 0.0, 0.5, v_rel);
   EXPECT_NEAR(f.normal.z(), -1.0, 1e-12);
   EXPECT_NEAR(f.magnitude, o.stiffness * r.volume + o.damping * 2e-6, 1e-9);
-  const double ft = 0.5 * f.magnitude * std::tanh(o.friction_smoothing * 0.5) + o.viscous_friction * 0.5;
-  EXPECT_NEAR((f.friction + ft * v_rel / 0.5).norm(), 0.0, 1e-9);
+  const double ft = 0.5 * f.magnitude * std::tanh(o.friction_smoothing * 0.005) + o.viscous_friction * 0.005;
+  EXPECT_NEAR(ft, 0.5 * f.magnitude * std::tanh(0.5) + 0.1, 1e-12);
+  EXPECT_NEAR((f.friction + ft * v_rel / 0.005).norm(), 0.0, 1e-9);
   // Separating fast: the damping would pull; the force stops at zero instead.
   EXPECT_EQ(penalty_force(o, r, -1.0, 0.0, 0.5, v_rel).magnitude, 0.0);
 }

@@ -1,7 +1,7 @@
 // Issue 13's acceptance run: each gripper × object grasp (scenes/penalty/) holds
 // its object between the fingers for the whole 10 s with the seed's parameters and the
 // penalty stepper, with no NaN (a non-finite state throws), and sinks less than 2 mm
-// anywhere. Labelled slow (about 30 s in all).
+// anywhere. Labelled slow (about a minute in all).
 
 #include <gtest/gtest.h>
 
@@ -31,10 +31,11 @@ TEST_P(PenaltyGrasp10s, HoldsTheObjectToTheEnd) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, PenaltyGrasp10s,
-                         // The bunny's grasps are not here: the squeezed bunny slides out of the pads
+                         // revolute3_bunny is not here: three pads squeeze the tapered bunny up and out
+                         // of the grasp within 10 s, with SPOOK as with the penalty stepper
                          // (docs/penalty.md, "Open").
-                         ::testing::Values("prismatic2_cube", "prismatic2_sphere", "revolute2_cube", "revolute2_sphere",
-                                           "revolute3_cube", "revolute3_sphere"));
+                         ::testing::Values("prismatic2_cube", "prismatic2_sphere", "prismatic2_bunny", "revolute2_cube",
+                                           "revolute2_sphere", "revolute2_bunny", "revolute3_cube", "revolute3_sphere"));
 
 }  // namespace
 }  // namespace graspsim
