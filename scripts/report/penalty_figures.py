@@ -423,7 +423,7 @@ def sweep_run_dir(out, g1, gi, dt):
     return os.path.join(out, "sweeps", f"g1_{g1:.3g}__gi_{gi:g}__dt_{1000 * dt:g}mm")
 
 
-def part_sweeps(runner, out, quick, shake):
+def part_sweeps(runner, out, quick, shake, extra_sets=None):
     duration = 1.0 if quick else 3.0
     grid = GRIDS["quick" if quick else "full"]
     base = {"stepper": "penalty", "shake_amplitude": shake["amplitude"], "shake_frequency": shake["frequency"],
@@ -434,7 +434,7 @@ def part_sweeps(runner, out, quick, shake):
     def run_point(g1, gi, dt):
         run_dir = sweep_run_dir(out, g1, gi, dt)
         result = runner.run(SWEEP_SCENE, run_dir, duration, dict(base, g1=repr(g1), gi=repr(float(gi)),
-                                                                 dt_target=repr(dt)))
+                                                                 dt_target=repr(dt)), extra_sets)
         row = {"g1": g1, "gi": gi, "dt_target": dt, "run_dir": os.path.relpath(run_dir, out)}
         if result is None:
             row["status"] = "failed"
@@ -602,6 +602,9 @@ def main():
     ap.add_argument("--shake-amplitude", type=float, default=0.01, help="sweeps: palm shake amplitude, m")
     ap.add_argument("--shake-frequency", type=float, default=1.0, help="sweeps: palm shake frequency, Hz")
     ap.add_argument("--shake-axis", default="0,1,0", help="sweeps: shake direction x,y,z (default y)")
+    ap.add_argument("--sweep-set", action="append", default=[], metavar="KEY=VALUE",
+                    help="sweeps: a further --set for every sweep run, e.g. options.gravity=[0,0,0] "
+                         "(the object then does not drag on the ground); repeatable")
     ap.add_argument("--keep-going", action="store_true",
                     help="record a failed run and go on (bad input still stops); exit non-zero at the end")
     args = ap.parse_args()
@@ -641,7 +644,8 @@ def main():
                 part_holds(runner, out, args.quick)
             else:
                 part_sweeps(runner, out, args.quick, {"amplitude": args.shake_amplitude,
-                                                      "frequency": args.shake_frequency, "axis": axis})
+                                                      "frequency": args.shake_frequency, "axis": axis},
+                            dict(kv.split("=", 1) for kv in args.sweep_set))
             part_wall[part] = time.monotonic() - t0
             print(f"{part}: done in {part_wall[part]:.1f} s wall")
     except RunFailed as e:

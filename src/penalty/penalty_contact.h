@@ -68,7 +68,8 @@ struct PenaltyForce {
 
 // Eqs. 6 and 8: f_n = (1 + δ_i)(g1 v + g2 v̇_f) along the normal, clamped at 0 (a separating
 // pair's filtered rate must not pull the bodies together), and the smoothed Coulomb plus
-// viscous friction −(μ|f_n| tanh(γ|v_t|) + β|v_t|) v̂_t. The seed multiplies the spring-damper
+// viscous friction −(μ|f_n| tanh(γ|v_t|) + min(β|v_t|, |f_n|)) v̂_t (the cap: the viscous
+// share fades in with the contact instead of jumping on). The seed multiplies the spring-damper
 // by δ_i alone, which vanishes once the impulse has passed; 1 + δ_i keeps the steady force
 // (Fig. 3 shows it). `v_rel` is B's velocity relative to A at the centroid.
 // `rate` is v̇_f (filtered) or the exact volume rate, per PenaltyOptions::rate.

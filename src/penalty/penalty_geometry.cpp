@@ -22,7 +22,8 @@ PenaltyGeometry::PenaltyGeometry(const Model& model) : shapes_(model.geoms.size(
   for (int g = 0; g < model.ngeom(); ++g) {
     const Geom& geom = model.geoms[g];
     Shape& s = shapes_[g];
-    if (geom.group == 0 || geom.mask == 0) continue;  // drawn only (MJCF contype = conaffinity = 0): never overlaps
+    s.drawn_only = geom.group == 0 || geom.mask == 0;  // MJCF contype = conaffinity = 0: never overlaps
+    if (s.drawn_only) continue;
     if (geom.type == GeomType::Plane) {
       s.plane = s.convex = true;
       continue;
@@ -31,6 +32,7 @@ PenaltyGeometry::PenaltyGeometry(const Model& model) : shapes_(model.geoms.size(
       s.mesh = model.meshes[geom.mesh];
       require_closed(*s.mesh, "geom '" + geom.name + "'");
       s.convex = geom.type == GeomType::ConvexMesh || is_convex(*s.mesh);
+      s.hull = convex_hull(s.mesh->vertices).vertices;
     } else {
       s.mesh = std::make_shared<const Mesh>(tessellate(model, g, kResolution));
       s.convex = true;
@@ -38,6 +40,20 @@ PenaltyGeometry::PenaltyGeometry(const Model& model) : shapes_(model.geoms.size(
     // A tree finds the few triangles near the ground (a fine sphere's, a bunny's).
     if (!s.convex || s.mesh->faces.size() > kTreeFaces) s.bvh = std::make_shared<const MeshBvh>(*s.mesh);
   }
+}
+
+Aabb PenaltyGeometry::aabb(const Model& model, int g, const Pose& X_WG) const {
+  const Shape& s = shapes_[g];
+  if (s.drawn_only) return {Vec3::Constant(kInf), Vec3::Constant(-kInf)};  // meets no box
+  if (s.hull.empty()) return geom_aabb(model, g, X_WG);
+  const Mat3 R = X_WG.R();
+  Aabb box{Vec3::Constant(kInf), Vec3::Constant(-kInf)};
+  for (const Vec3& v : s.hull) {
+    const Vec3 w = R * v + X_WG.p;
+    box.lo = box.lo.cwiseMin(w);
+    box.hi = box.hi.cwiseMax(w);
+  }
+  return box;
 }
 
 OverlapResult PenaltyGeometry::overlap(int a, const Pose& X_a, int b, const Pose& X_b) const {

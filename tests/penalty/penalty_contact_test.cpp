@@ -113,8 +113,14 @@ TEST(PenaltyLaw, ForceAndTanhFriction) {
   const double ft = 0.5 * f.magnitude * std::tanh(o.friction_smoothing * 0.005) + o.viscous_friction * 0.005;
   EXPECT_NEAR(ft, 0.5 * f.magnitude * std::tanh(0.5) + 0.1, 1e-12);
   EXPECT_NEAR((f.friction + ft * v_rel / 0.005).norm(), 0.0, 1e-9);
-  // Separating fast: the damping would pull; the force stops at zero instead.
-  EXPECT_EQ(penalty_force(o, r, -1.0, 0.0, 0.5, v_rel).magnitude, 0.0);
+  // Separating fast: the damping would pull; the force stops at zero instead, and so does
+  // the viscous share (capped at |f_n|: it fades in and out with the contact).
+  const PenaltyForce gone = penalty_force(o, r, -1.0, 0.0, 0.5, v_rel);
+  EXPECT_EQ(gone.magnitude, 0.0);
+  EXPECT_EQ(gone.friction.norm(), 0.0);
+  const PenaltyForce light = penalty_force(o, r, -(o.stiffness * r.volume - 0.05) / o.damping, 0.0, 0.5, 100 * v_rel);
+  EXPECT_NEAR(light.magnitude, 0.05, 1e-9);  // β|v| = 10 N would exceed it
+  EXPECT_NEAR(light.friction.norm(), 0.05 * 0.5 * std::tanh(o.friction_smoothing * 0.5) + 0.05, 1e-9);
 }
 
 // A 5 cm box sunk 20 µm into the ground and tilted by θ: the volume gradient stays within
