@@ -21,18 +21,18 @@ Aabb plane_aabb(const Pose& X_WG) {
   return box;
 }
 
-Aabb vertex_aabb(const Mesh& mesh, const Pose& X_WG) {
+}  // namespace
+
+Aabb points_aabb(const std::vector<Vec3>& points, const Pose& X_WG) {
   const Mat3 R = X_WG.R();
   Aabb box{Vec3::Constant(kInf), Vec3::Constant(-kInf)};
-  for (const Vec3& v : mesh.vertices) {
+  for (const Vec3& v : points) {
     const Vec3 w = R * v + X_WG.p;
     box.lo = box.lo.cwiseMin(w);
     box.hi = box.hi.cwiseMax(w);
   }
   return box;
 }
-
-}  // namespace
 
 Aabb geom_aabb(const Model& model, int g, const Pose& X_WG) {
   const Geom& geom = model.geoms[g];
@@ -50,7 +50,7 @@ Aabb geom_aabb(const Model& model, int g, const Pose& X_WG) {
       return around(X_WG.p, a.cwiseAbs() * s.y() + disc);
     }
     case GeomType::ConvexMesh:
-    case GeomType::TriangleMesh: return vertex_aabb(*model.meshes[geom.mesh], X_WG);
+    case GeomType::TriangleMesh: return points_aabb(model.meshes[geom.mesh]->vertices, X_WG);
   }
   return around(X_WG.p, Vec3::Zero());
 }

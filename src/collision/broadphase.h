@@ -24,6 +24,9 @@ struct Aabb {
 // below it, bounded only along an axis-aligned normal).
 Aabb geom_aabb(const Model& model, int g, const Pose& X_WG);
 
+// World AABB of points given in a frame at X_WG (a mesh's vertices, or its hull's: the same box).
+Aabb points_aabb(const std::vector<Vec3>& points, const Pose& X_WG);
+
 // True if the filters let geoms ga and gb touch: different bodies, not both static,
 // Model::bodies_may_collide, and (a.group & b.mask) && (b.group & a.mask).
 bool geoms_may_collide(const Model& model, int ga, int gb);

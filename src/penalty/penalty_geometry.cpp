@@ -45,15 +45,7 @@ PenaltyGeometry::PenaltyGeometry(const Model& model) : shapes_(model.geoms.size(
 Aabb PenaltyGeometry::aabb(const Model& model, int g, const Pose& X_WG) const {
   const Shape& s = shapes_[g];
   if (s.drawn_only) return {Vec3::Constant(kInf), Vec3::Constant(-kInf)};  // meets no box
-  if (s.hull.empty()) return geom_aabb(model, g, X_WG);
-  const Mat3 R = X_WG.R();
-  Aabb box{Vec3::Constant(kInf), Vec3::Constant(-kInf)};
-  for (const Vec3& v : s.hull) {
-    const Vec3 w = R * v + X_WG.p;
-    box.lo = box.lo.cwiseMin(w);
-    box.hi = box.hi.cwiseMax(w);
-  }
-  return box;
+  return s.hull.empty() ? geom_aabb(model, g, X_WG) : points_aabb(s.hull, X_WG);
 }
 
 OverlapResult PenaltyGeometry::overlap(int a, const Pose& X_a, int b, const Pose& X_b) const {
