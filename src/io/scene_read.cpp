@@ -86,14 +86,15 @@ void read_penalty(const YamlNode& m, PenaltyOptions& o) {
       {"filter_damping", &o.filter_damping}, {"friction_smoothing", &o.friction_smoothing},
       {"viscous_friction", &o.viscous_friction}, {"atol", &o.atol},
       {"limit_frequency", &o.limit_frequency}, {"limit_damping", &o.limit_damping},
-      {"joint_friction_smoothing", &o.joint_friction_smoothing},
+      {"joint_friction_smoothing", &o.joint_friction_smoothing}, {"stick_length", &o.stick_length},
       {"rtol", &o.rtol},                   {"max_step", &o.max_step}};
-  std::vector<std::string> keys{"direction", "rate"};
+  std::vector<std::string> keys{"direction", "rate", "friction"};
   for (const auto& f : fields) keys.emplace_back(f.first);
   check_keys(m, "options: penalty", keys);
   for (const auto& e : m.entries) {
     if (e.key == "direction") o.direction = as_enum<PenaltyDirection>(e.value, e.key);
     if (e.key == "rate") o.rate = as_enum<PenaltyRate>(e.value, e.key);
+    if (e.key == "friction") o.friction = as_enum<PenaltyFriction>(e.value, e.key);
     for (const auto& f : fields)
       if (e.key == f.first) *f.second = as_number(e.value, e.key);
   }

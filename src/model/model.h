@@ -405,6 +405,18 @@ struct EnumNames<PenaltyRate> {
       {PenaltyRate::Exact, "exact"},
   });
 };
+// The penalty stepper's friction: eq. 8 (μ|f_n| tanh(γ|v_t|): no static friction, a held
+// load creeps), or a bristle per pair (LuGre-like, in the ODE state): a tangential spring of
+// stiffness |f_n| / stick_length that saturates at μ|f_n|, so a load below μ|f_n| is held
+// after a presliding displacement of at most μ·stick_length.
+enum class PenaltyFriction { Tanh, Bristle };
+template <>
+struct EnumNames<PenaltyFriction> {
+  static constexpr auto table = std::to_array<std::pair<PenaltyFriction, const char*>>({
+      {PenaltyFriction::Tanh, "tanh"},
+      {PenaltyFriction::Bristle, "bristle"},
+  });
+};
 
 // The penalty stepper's settings (formulation C, seed 004; checked by validate_penalty).
 // The seed's values are in centimetres (g1 "740 N/cm" for a law on a volume); read per cm³
@@ -420,6 +432,8 @@ struct PenaltyOptions {
   double filter_damping = 1.0;     // ζ of that filter
   double friction_smoothing = 100.0; // γ, s/m: tanh(γ |v_t|) replaces sign(v_t) (eq. 8)
   double viscous_friction = 20.0;    // β, N·s/m (eq. 8)
+  PenaltyFriction friction = PenaltyFriction::Tanh;
+  double stick_length = 1e-3;        // m (friction: bristle): the spring's length per unit μ
   double atol = 1e-6;              // RK45 error control: m, rad, m/s
   double rtol = 1e-6;
   double max_step = 1e-3;          // s: the longest internal step (an approaching contact is not stepped over)

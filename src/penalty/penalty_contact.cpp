@@ -49,7 +49,7 @@ double impact_gain(const PenaltyOptions& o, double t, double t_contact, double a
 }
 
 PenaltyForce penalty_force(const PenaltyOptions& o, const OverlapResult& overlap, double rate, double gain,
-                           double mu, const Vec3& v_rel) {
+                           double mu, const Vec3& v_rel, const Vec3& bristle) {
   PenaltyForce f;
   const Vec3 s_d = reaction_direction(overlap, o.direction);
   const double len = s_d.norm();
@@ -63,6 +63,11 @@ PenaltyForce penalty_force(const PenaltyOptions& o, const OverlapResult& overlap
   // then chatters across that jump and RK45's step collapses). Capped at |f_n| (a friction
   // coefficient of 1) it fades in with the normal force; a loaded pad (β|v| ≪ |f_n|) is unchanged.
   const double viscous = std::min(o.viscous_friction * speed, f.magnitude);
+  if (o.friction == PenaltyFriction::Bristle) {
+    if (speed > 0.0) f.friction = -viscous / speed * f.slip;
+    f.friction -= f.magnitude / o.stick_length * (bristle - bristle.dot(f.normal) * f.normal);
+    return f;
+  }
   if (speed > 0.0)
     f.friction = -(mu * f.magnitude * std::tanh(o.friction_smoothing * speed) + viscous) / speed * f.slip;
   return f;

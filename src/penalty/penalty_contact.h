@@ -66,6 +66,16 @@ struct PenaltyForce {
   Vec3 on_b() const { return magnitude * normal + friction; }  // total force on B at the centroid
 };
 
+// The bristle's rate (friction: bristle), world frame: it follows the slip and relaxes
+// towards the slip's direction at length μ·stick_length, LuGre's ż = v − |v| z / z_max with
+// z_max proportional to |f_n| through the spring |f_n| / stick_length. When the pair sticks
+// (v_t = 0) it stays: the spring holds any load below μ|f_n| without creeping.
+inline Vec3 bristle_rate(const PenaltyOptions& o, double mu, const Vec3& slip, const Vec3& bristle) {
+  const double reach = mu * o.stick_length;
+  if (!(reach > 0.0)) return Vec3::Zero();
+  return slip - (slip.norm() / reach) * bristle;
+}
+
 // Eqs. 6 and 8: f_n = (1 + δ_i)(g1 v + g2 v̇_f) along the normal, clamped at 0 (a separating
 // pair's filtered rate must not pull the bodies together), and the smoothed Coulomb plus
 // viscous friction −(μ|f_n| tanh(γ|v_t|) + min(β|v_t|, |f_n|)) v̂_t (the cap: the viscous
@@ -73,7 +83,10 @@ struct PenaltyForce {
 // by δ_i alone, which vanishes once the impulse has passed; 1 + δ_i keeps the steady force
 // (Fig. 3 shows it). `v_rel` is B's velocity relative to A at the centroid.
 // `rate` is v̇_f (filtered) or the exact volume rate, per PenaltyOptions::rate.
+// With friction: bristle the Coulomb share is the bristle's spring instead,
+// −(|f_n| / stick_length)·(its tangential part), `bristle` in the world frame (zero for a pair
+// made within the step, which has no state yet).
 PenaltyForce penalty_force(const PenaltyOptions& o, const OverlapResult& overlap, double rate, double gain,
-                           double mu, const Vec3& v_rel);
+                           double mu, const Vec3& v_rel, const Vec3& bristle = Vec3::Zero());
 
 }  // namespace graspsim

@@ -24,8 +24,12 @@ namespace graspsim {
 
 namespace {
 
-// A slot's values: the filter states between steps, and what δ_i needs.
-constexpr int kFilteredVolume = 0, kFilteredRate = 1, kApproachSpeed = 2;
+// A slot's values: the filter states between steps, what δ_i needs, and the bristle
+// (friction: bristle; 3 values, in the frame of geom A's body, which it moves with).
+constexpr int kFilteredVolume = 0, kFilteredRate = 1, kApproachSpeed = 2, kBristle = 3;
+
+// A tracked pair's states in the ODE's z: the filter (v_f, v̇_f), then the bristle.
+Eigen::Index pair_states(const PenaltyOptions& o) { return o.friction == PenaltyFriction::Bristle ? 5 : 2; }
 
 // A pair tracked over one step: its slot and where its filter sits in z.
 struct TrackedPair {
@@ -67,6 +71,7 @@ struct PenaltyScratch {
   std::vector<TrackedPair> tracked;  // sorted by (geom_a, geom_b)
   std::vector<PairForce> pairs;      // the last evaluation's overlapping pairs
   std::vector<double> tracked_volume;
+  std::vector<Vec3> tracked_bristle_rate;  // d/dt of each tracked pair's bristle (A's frame)
   std::int64_t overlap_calls = 0;
   double overlap_seconds = 0.0;
 };
@@ -185,20 +190,26 @@ void contact_forces(const Model& model, const PenaltyOptions& o, double t, const
   find_overlaps(model, q, kin, s);
   s.tau_contact.setZero();
   s.tracked_volume.assign(s.tracked.size(), 0.0);
+  s.tracked_bristle_rate.assign(s.tracked.size(), Vec3::Zero());
   for (PairForce& p : s.pairs) {
     const Geom &ga = model.geoms[p.geom_a], &gb = model.geoms[p.geom_b];
     const RigidVelocity va(model, kin, v, ga.body), vb(model, kin, v, gb.body);
     double rate = 0.0, gain = 0.0;
+    Vec3 bristle = Vec3::Zero();
+    const Mat3 R_WA = kin.X_WB[ga.body].R();
     if (o.rate == PenaltyRate::Exact) rate = volume_rate(p.overlap, va, vb);
     if (p.tracked >= 0) {
       const TrackedPair& tp = s.tracked[p.tracked];
       if (o.rate == PenaltyRate::Filtered) rate = z[tp.z + 1];
       gain = impact_gain(o, t, tp.since, tp.approach_speed, movable_mass(model, ga.body) + movable_mass(model, gb.body));
       s.tracked_volume[p.tracked] = p.overlap.volume;
+      if (o.friction == PenaltyFriction::Bristle) bristle = R_WA * z.segment<3>(tp.z + 2);
     }
     const double mu = model.contact_material(ga.material, gb.material).friction;
     const Vec3 c = p.overlap.centroid;
-    p.force = penalty_force(o, p.overlap, rate, gain, mu, vb(c) - va(c));
+    p.force = penalty_force(o, p.overlap, rate, gain, mu, vb(c) - va(c), bristle);
+    if (p.tracked >= 0 && o.friction == PenaltyFriction::Bristle)
+      s.tracked_bristle_rate[p.tracked] = R_WA.transpose() * bristle_rate(o, mu, p.force.slip, bristle);
     add_contact_wrench(kin, ga.body, c, gb.body, c, p.force.on_b(), Vec3::Zero(), s.tau_contact, s.chain);
   }
 }
@@ -228,13 +239,15 @@ void track_pairs(const Model& model, const PenaltyOptions& o, State& state, Work
   std::sort(s.tracked.begin(), s.tracked.end(), [](const TrackedPair& x, const TrackedPair& y) {
     return std::pair{x.geom_a, x.geom_b} < std::pair{y.geom_a, y.geom_b};
   });
-  s.x.z.resize(2 * static_cast<Eigen::Index>(s.tracked.size()));
+  const Eigen::Index stride = pair_states(o);
+  s.x.z.resize(stride * static_cast<Eigen::Index>(s.tracked.size()));
   for (size_t k = 0; k < s.tracked.size(); ++k) {
     TrackedPair& tp = s.tracked[k];
-    tp.z = 2 * static_cast<Eigen::Index>(k);
+    tp.z = stride * static_cast<Eigen::Index>(k);
     const ContactSlot* slot = state.contacts.find({tp.geom_a, tp.geom_b, 0});
     s.x.z[tp.z] = slot->values[kFilteredVolume];
     s.x.z[tp.z + 1] = slot->values[kFilteredRate];
+    if (stride == 5) s.x.z.segment<3>(tp.z + 2) = Vec3(slot->values[kBristle], slot->values[kBristle + 1], slot->values[kBristle + 2]);
   }
 }
 
@@ -278,6 +291,7 @@ void validate_penalty(const Model& model, const PenaltyOptions& o) {
   positive("filter_damping", o.filter_damping);
   non_negative("friction_smoothing", o.friction_smoothing);
   non_negative("viscous_friction", o.viscous_friction);
+  positive("stick_length", o.stick_length);
   positive("atol", o.atol);
   non_negative("rtol", o.rtol);
   positive("max_step", o.max_step);
@@ -306,6 +320,7 @@ void step_penalty(const Model& model, State& state, const Input& input, const Fo
     for (size_t k = 0; k < s.tracked.size(); ++k) {
       const Eigen::Index i = s.tracked[k].z;
       volume_filter_rate(o, s.tracked_volume[k], z[i], z[i + 1], zdot[i], zdot[i + 1]);
+      if (o.friction == PenaltyFriction::Bristle) zdot.segment<3>(i + 2) = s.tracked_bristle_rate[k];
     }
   };
   s.x.t = state.t;
@@ -327,6 +342,8 @@ void step_penalty(const Model& model, State& state, const Input& input, const Fo
     ContactSlot& slot = state.contacts.touch({tp.geom_a, tp.geom_b, 0}, tp.since);
     slot.values[kFilteredVolume] = x.z[tp.z];
     slot.values[kFilteredRate] = x.z[tp.z + 1];
+    if (pair_states(o) == 5)
+      for (int i = 0; i < 3; ++i) slot.values[kBristle + i] = x.z[tp.z + 2 + i];
   }
   state.contacts.end();
 
