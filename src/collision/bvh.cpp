@@ -38,17 +38,37 @@ bool triangle_overlaps_box(const Vec3& a, const Vec3& b, const Vec3& c, const Ob
   return true;
 }
 
-bool boxes_may_overlap(const BoundingBox& box, const Obb& obb) {
-  const Obb a = as_obb(box);
-  const Vec3 d = obb.centre - a.centre;
-  for (int i = 0; i < 3; ++i) {
-    const Vec3 ax = Vec3::Unit(i);
-    if (std::abs(d.dot(ax)) > a.half[i] + radius(obb, ax)) return false;
-    const Vec3 bx = obb.axes.col(i);
-    if (std::abs(d.dot(bx)) > radius(a, bx) + obb.half[i]) return false;
+namespace {
+
+// The separating-axis test of axis-aligned boxes against one oriented box, with what depends
+// on the oriented box alone (its reach along the world axes, its axes' magnitudes) computed
+// once: a tree query tests thousands of nodes against the same box.
+class ObbTest {
+ public:
+  explicit ObbTest(const Obb& obb) : obb_(obb), abs_axes_(obb.axes.cwiseAbs()) {
+    for (int i = 0; i < 3; ++i) reach_[i] = radius(obb, Vec3::Unit(i));
   }
-  return true;
-}
+  bool may_overlap(const BoundingBox& box) const {
+    const Vec3 half = box.sizes() / 2.0;
+    const Vec3 d = obb_.centre - box.center();
+    for (int i = 0; i < 3; ++i) {
+      if (std::abs(d[i]) > half[i] + reach_[i]) return false;
+      const Vec3 bx = obb_.axes.col(i);
+      const double r = half.x() * abs_axes_(0, i) + half.y() * abs_axes_(1, i) + half.z() * abs_axes_(2, i);
+      if (std::abs(d.dot(bx)) > r + obb_.half[i]) return false;
+    }
+    return true;
+  }
+
+ private:
+  const Obb& obb_;
+  Mat3 abs_axes_;
+  Vec3 reach_;
+};
+
+}  // namespace
+
+bool boxes_may_overlap(const BoundingBox& box, const Obb& obb) { return ObbTest(obb).may_overlap(box); }
 
 MeshBvh::MeshBvh(const Mesh& mesh) {
   const int n = static_cast<int>(mesh.faces.size());
@@ -113,7 +133,8 @@ void MeshBvh::query(const BoundingBox& box, std::vector<int>& out) const {
 }
 
 void MeshBvh::query(const Obb& box, std::vector<int>& out) const {
-  if (!nodes_.empty()) collect(0, [&](const BoundingBox& b) { return boxes_may_overlap(b, box); }, out);
+  const ObbTest test(box);
+  if (!nodes_.empty()) collect(0, [&](const BoundingBox& b) { return test.may_overlap(b); }, out);
 }
 
 void MeshBvh::query(const MeshBvh& other, const Pose& X, std::vector<std::pair<int, int>>& out,

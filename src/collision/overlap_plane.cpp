@@ -28,32 +28,23 @@ void candidates(const MeshBvh& bvh, const Pose& X_WA, const Vec3& p, const Vec3&
 
 }  // namespace
 
-OverlapResult overlap_volume_halfspace(const Mesh& a, const Pose& X_WA, const Vec3& p, const Vec3& n,
+OverlapResult overlap_volume_halfspace(const Mesh& a, const Pose& X_WA, const Vec3& p_W, const Vec3& n_W,
                                        const MeshBvh* bvh) {
   OverlapResult r;
-  double lo = INFINITY;
-  thread_local std::vector<Vec3> world;  // (the query is hot: no allocation once warm)
-  thread_local std::vector<int> faces;
+  thread_local std::vector<int> faces;  // (the query is hot: no allocation once warm)
   faces.clear();
   if (bvh) {
-    candidates(*bvh, X_WA, p, n, faces);
+    candidates(*bvh, X_WA, p_W, n_W, faces);
     if (faces.empty()) return r;
-    lo = -1.0;  // decided below, by the volume
   } else {
     faces.resize(a.faces.size());
     for (size_t f = 0; f < faces.size(); ++f) faces[f] = static_cast<int>(f);
   }
-  world.resize(a.vertices.size());
-  if (!bvh) {
-    for (size_t i = 0; i < a.vertices.size(); ++i) {
-      world[i] = X_WA * a.vertices[i];
-      lo = std::min(lo, n.dot(world[i] - p));
-    }
-  } else {
-    for (int f : faces)
-      for (int k = 0; k < 3; ++k) world[a.faces[f][k]] = X_WA * a.vertices[a.faces[f][k]];
-  }
-  if (!(lo < 0.0)) return r;
+  // Clipped in A's frame, where the vertices are: the plane moves, not the mesh; the results
+  // are placed in the world at the end.
+  const Pose X_AW = X_WA.inverse();
+  const Vec3 n = X_AW.q * n_W, p = X_AW * p_W;
+  const Mat3 R_WA = X_WA.R();
   // Volume and first moment by tetrahedra from p: the cap lies in the plane through p, so its
   // tetrahedra are flat and only A's clipped faces count.
   double volume = 0.0;
@@ -63,7 +54,7 @@ OverlapResult overlap_volume_halfspace(const Mesh& a, const Pose& X_WA, const Ve
   Vec3 poly[4];
   for (int index : faces) {
     const auto& f = a.faces[index];
-    const Vec3* v[3] = {&world[f[0]], &world[f[1]], &world[f[2]]};
+    const Vec3* v[3] = {&a.vertices[f[0]], &a.vertices[f[1]], &a.vertices[f[2]]};
     double d[3];
     for (int k = 0; k < 3; ++k) d[k] = n.dot(*v[k] - p);
     // Inside is d <= 0, by sign alone: a vertex on the plane is inside, and every edge whose
@@ -92,7 +83,7 @@ OverlapResult overlap_volume_halfspace(const Mesh& a, const Pose& X_WA, const Ve
       const double ta = 0.5 * (x1 - x0).cross(x2 - x0).norm();
       centre += ta * (x0 + x1 + x2) / 3.0;
     }
-    if (area > 0.0) r.boundary_a.push_back({area, p + centre / area, cross.normalized()});
+    if (area > 0.0) r.boundary_a.push_back({area, X_WA * (p + centre / area), R_WA * cross.normalized()});
     if (on_plane_from >= 0) {
       // The cap runs along this edge the other way (its outward normal is n).
       const Vec3 x = poly[(on_plane_from + 1) % m] - p, y = poly[on_plane_from] - p;
@@ -103,9 +94,9 @@ OverlapResult overlap_volume_halfspace(const Mesh& a, const Pose& X_WA, const Ve
   }
   if (!(volume > 0.0)) return {};
   r.volume = volume;
-  r.centroid = p + moment / volume;
+  r.centroid = X_WA * (p + moment / volume);
   const double cap_area = 0.5 * n.dot(cap_area2);
-  if (cap_area > 0.0) r.boundary_b.push_back({cap_area, p + cap_moment / (6.0 * cap_area), n});
+  if (cap_area > 0.0) r.boundary_b.push_back({cap_area, X_WA * (p + cap_moment / (6.0 * cap_area)), n_W});
   return r;
 }
 
