@@ -92,9 +92,26 @@ int cmd_run(const SceneArgs& args, std::optional<double> duration, std::optional
     throw gs::InputError("--duration: expected a finite number of seconds >= 0, got " + CLI::detail::to_string(*duration));
   if (dt && !(std::isfinite(*dt) && *dt > 0.0))
     throw gs::InputError("--dt: expected a finite positive number of seconds, got " + CLI::detail::to_string(*dt));
-  if (duration) sets.push_back("duration=" + CLI::detail::to_string(*duration));
-  if (dt) sets.push_back("options.dt=" + CLI::detail::to_string(*dt));
-  const gs::Scene scene = gs::load_scene(args.path, sets);
+  std::vector<std::pair<std::string, std::string>> flags;  // the --set each flag becomes, and the flag
+  if (duration) flags.emplace_back("duration=" + CLI::detail::to_string(*duration), "--duration");
+  if (dt) flags.emplace_back("options.dt=" + CLI::detail::to_string(*dt), "--dt");
+  for (const auto& [set, flag] : flags) sets.push_back(set);
+  const gs::Scene scene = [&] {
+    try {
+      return gs::load_scene(args.path, sets);
+    } catch (const gs::InputError& e) {
+      // An error about a flag's value names the flag, not a --set the user never typed.
+      const std::string what = e.what();
+      for (const auto& [set, flag] : flags) {
+        const std::string prefix = "--set '" + set + "': ";
+        if (what.rfind(prefix, 0) != 0) continue;
+        std::string rest = what.substr(prefix.size());
+        if (rest.rfind("key '", 0) == 0 && rest.find("': ") != std::string::npos) rest = rest.substr(rest.find("': ") + 3);
+        throw gs::InputError(args.path + ": " + flag + ": " + rest);
+      }
+      throw;
+    }
+  }();
   gs::RunOptions options;
   options.out_dir = out;
   if (!from_state.empty()) {  // continue for `duration` more seconds from a checkpoint

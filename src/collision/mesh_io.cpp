@@ -38,7 +38,12 @@ void append_mesh(const aiMesh& in, Mesh& out, std::map<std::tuple<double, double
 
 std::shared_ptr<Mesh> load_mesh(const std::string& path, const std::string& name, const Vec3& scale) {
   const std::string where = "mesh '" + name + "' (file '" + path + "')";
-  require(std::filesystem::is_regular_file(path), where, "file not found");
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  require(fs::exists(path, ec), where, "file not found");
+  require(fs::is_regular_file(path, ec), where, "not a regular file (a folder or a device)");
+  require(fs::file_size(path, ec) <= kMaxMeshFileBytes, where,
+          "larger than 1 GiB (the limit for a mesh file: docs/errors.md)");
   require(scale.allFinite() && (scale.array() != 0.0).all(), where, "scale must be finite and non-zero");
 
   Assimp::Importer importer;
@@ -53,6 +58,8 @@ std::shared_ptr<Mesh> load_mesh(const std::string& path, const std::string& name
   std::map<std::tuple<double, double, double>, int> index;
   for (unsigned m = 0; m < scene->mNumMeshes; ++m) append_mesh(*scene->mMeshes[m], *mesh, index);
   require(!mesh->faces.empty(), where, "contains no triangles");
+  require(mesh->faces.size() <= kMaxMeshTriangles, where,
+          "more than 10 million triangles (the limit for a mesh: docs/errors.md)");
 
   for (Vec3& v : mesh->vertices) v = v.cwiseProduct(scale);
   if (scale.prod() < 0.0)  // a mirror turns the winding inside out

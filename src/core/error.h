@@ -2,6 +2,7 @@
 // Errors. InputError is the user's to fix (bad scene, unknown name, NaN): the CLI exits 2.
 // Anything else that escapes is an internal failure: the CLI exits 1.
 
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -11,6 +12,14 @@ class InputError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// A number for a message: 6 significant digits (std::to_string would print 1e300 as 301
+// digits and 1e-9 as 0.000000).
+inline std::string show(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", x);
+  return text;
+}
 
 // Throws InputError("<where>: <what>") unless cond holds.
 inline void require(bool cond, const std::string& where, const std::string& what) {

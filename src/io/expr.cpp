@@ -26,15 +26,15 @@ class Parser {
     const double value = sum();
     skip_space();
     if (pos_ < s_.size()) fail(std::string("unexpected '") + s_[pos_] + "'");
-    if (!std::isfinite(value)) fail_at(0, "the result is not finite");
+    if (!std::isfinite(value)) throw ExpressionValueError(quoted() + ": the result is not finite");
     return value;
   }
 
  private:
+  // (a machine-made expression can be long: messages quote its start)
+  std::string quoted() const { return "in expression '" + (s_.size() <= kQuoted ? s_ : s_.substr(0, kQuoted) + "...") + "'"; }
   [[noreturn]] void fail_at(size_t pos, const std::string& what) const {
-    // (a machine-made expression can be long: the message quotes its start)
-    const std::string shown = s_.size() <= kQuoted ? s_ : s_.substr(0, kQuoted) + "...";
-    throw ExpressionError("in expression '" + shown + "': " + what + " at position " + std::to_string(pos + 1));
+    throw ExpressionError(quoted() + ": " + what + " at position " + std::to_string(pos + 1));
   }
   [[noreturn]] void fail(const std::string& what) const { fail_at(pos_, what); }
 

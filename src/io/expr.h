@@ -17,6 +17,13 @@ class ExpressionError : public InputError {
   using InputError::InputError;
 };
 
+// A well-formed expression whose value is not finite (1 / 0, 1e308 * 10): not a text that
+// merely looks like one, so scene substitution reports it instead of pasting the text.
+class ExpressionValueError : public ExpressionError {
+ public:
+  using ExpressionError::ExpressionError;
+};
+
 // Returns the value of `${name}`; throws InputError when the name is unknown.
 using VariableLookup = std::function<double(const std::string& name)>;
 

@@ -2,6 +2,7 @@
 
 #include <hdf5.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,9 @@ namespace graspsim::mcube {
 namespace {
 
 constexpr const char* kStreams[] = {"tip_pose", "object_pose", "ft_wrench"};
+
+constexpr double kMaxTimeStepBack = 1.0;  // s
+constexpr double kMaxPosition = 10.0;     // m
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
   throw InputError("MCube file '" + path + "': " + what);
@@ -36,8 +40,22 @@ void push_row(Stream& s, const double* row, const std::string& path, const std::
   s.c.push_back(row[3]);
 }
 
-void check_length(const Stream& s, const std::string& path, const std::string& name) {
+// What a recording of a push on a table can hold: at least two rows, time running forward
+// (the real files step back by up to ~10 ms in places, from the trackers' clocks; a second
+// is no clock jitter), and poses within 10 m of the tracker's origin.
+void check_stream(const Stream& s, const std::string& path, const std::string& name) {
   if (s.size() < 2) fail(path, "'" + name + "' has " + std::to_string(s.size()) + " rows (need at least 2)");
+  if (!(s.t.back() > s.t.front()))
+    fail(path, "'" + name + "' ends at t = " + show(s.t.back()) + " s, not after it starts (" + show(s.t.front()) + " s)");
+  for (size_t i = 1; i < s.size(); ++i)
+    if (s.t[i] < s.t[i - 1] - kMaxTimeStepBack)
+      fail(path, "'" + name + "' row " + std::to_string(i) + " steps back in time by " + show(s.t[i - 1] - s.t[i]) +
+                     " s (more than " + show(kMaxTimeStepBack) + " s)");
+  if (name == "ft_wrench") return;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (std::abs(s.a[i]) > kMaxPosition || std::abs(s.b[i]) > kMaxPosition)
+      fail(path, "'" + name + "' row " + std::to_string(i) + " lies " + show(std::max(std::abs(s.a[i]), std::abs(s.b[i]))) +
+                     " m from the origin (more than " + show(kMaxPosition) + " m: not a push on a table)");
 }
 
 // ---- HDF5 ------------------------------------------------------------------------------------
@@ -179,7 +197,7 @@ PushFile read_push_file(const std::string& path) {
     read_json(f);
   else
     fail(path, "unknown extension '" + ext + "' (expected .h5 or .json)");
-  for (const char* name : kStreams) check_length(stream_of(f, name), path, name);
+  for (const char* name : kStreams) check_stream(stream_of(f, name), path, name);
   return f;
 }
 

@@ -1,6 +1,7 @@
 // The MCube surface table: ground and pusher friction per surface, a small YAML file that
 // `graspsim calibrate mcube` rewrites.
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -26,7 +27,9 @@ double positive(const YAML::Node& entry, const std::string& surface, const char*
   } catch (const YAML::Exception&) {
     fail(path, "line " + std::to_string(v.Mark().line + 1) + ": surface '" + surface + "': '" + key + "' is not a number");
   }
-  if (!(x >= 0)) fail(path, "surface '" + surface + "': '" + key + "' must be >= 0");
+  const std::string at = "line " + std::to_string(v.Mark().line + 1) + ": surface '" + surface + "': '" + key + "' ";
+  if (!std::isfinite(x)) fail(path, at + "is not a finite number");
+  if (x < 0) fail(path, at + "must be >= 0, got " + show(x));
   return x;
 }
 

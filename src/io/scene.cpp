@@ -2,11 +2,49 @@
 
 #include <filesystem>
 
+#include "core/error.h"
 #include "io/scene_internal.h"
 #include "robots/robot_file.h"
 #include "steppers/step.h"
 
 namespace graspsim {
+
+namespace {
+
+// Whether a message already starts with "<file>:<line>:".
+bool has_location(const std::string& message) {
+  const size_t colon = message.find(": ");
+  if (colon == std::string::npos) return false;
+  const size_t line = message.rfind(':', colon - 1);
+  return line != std::string::npos && line + 1 < colon &&
+         message.find_first_not_of("0123456789", line + 1) == colon;
+}
+
+// Where in the scene a model check's message points: its leading "section: key: ..." words
+// followed through the merged YAML ("default contact material" is `default_contact`), down
+// to the key its text starts with ("options: dt must be positive" → options.dt's line).
+Location locate(const YamlNode& root, const std::string& message, const std::string& path) {
+  Location where{path, 0};
+  const YamlNode* node = &root;
+  for (size_t pos = 0; node->is_map();) {
+    const size_t end = message.find(": ", pos);
+    std::string word = message.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    if (word == "default contact material") word = "default_contact";
+    const YamlNode* next = node->find(word);
+    if (!next) {
+      next = node->find(word.substr(0, word.find(' ')));
+      if (next && next->loc.line > 0) where = next->loc;
+      return where;
+    }
+    node = next;
+    if (node->loc.line > 0) where = node->loc;
+    if (end == std::string::npos) break;
+    pos = end + 2;
+  }
+  return where;
+}
+
+}  // namespace
 
 Scene load_scene(const std::string& path, const std::vector<std::string>& overrides) {
   using namespace scene_detail;
@@ -28,8 +66,13 @@ Scene load_scene(const std::string& path, const std::vector<std::string>& overri
   scene.resolved = to_json(root);
   ModelBuilder builder;
   read_scene(root, path, builder, scene);
-  scene.model = builder.build();  // checks what is common
-  validate_formulation(*scene.model, scene_formulation(*scene.model));  // and the chosen stepper its own
+  try {
+    scene.model = builder.build();  // checks what is common
+    validate_formulation(*scene.model, scene_formulation(*scene.model));  // and the chosen stepper its own
+  } catch (const InputError& e) {
+    if (has_location(e.what())) throw;
+    throw InputError(locate(root, e.what(), path).str() + ": " + e.what());
+  }
   return scene;
 }
 

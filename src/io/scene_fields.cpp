@@ -56,7 +56,26 @@ const YamlNode& require_key(const YamlNode& map, const std::string& key, const s
   return *v;
 }
 
+namespace {
+
+// Any number a scene gives: finite (or ±inf where allowed), of any size.
+double as_any_number(const YamlNode& n, const std::string& key, bool allow_inf);
+
+}  // namespace
+
 double as_number(const YamlNode& n, const std::string& key, bool allow_inf) {
+  const double x = as_any_number(n, key, allow_inf);
+  // Beyond 1e15 a value is no physical quantity of a grasp, and products of such values
+  // (m·v², m·g, kp·q) overflow into a run that fails at its first step.
+  // Where ±inf is allowed (limits), a large finite value is as harmless.
+  if (!allow_inf && std::abs(x) > kMaxSceneMagnitude)
+    type_error(n, key, "a number of magnitude at most 1e15", " (the limit for scene values: docs/errors.md)");
+  return x;
+}
+
+namespace {
+
+double as_any_number(const YamlNode& n, const std::string& key, bool allow_inf) {
   if (n.is_scalar() && n.quoted && parse_yaml_number(n.scalar))
     type_error(n, key, "a number", " (quoted values are text: remove the quotes)");
   if (!n.is_scalar() || n.quoted) type_error(n, key, "a number");
@@ -77,22 +96,24 @@ double as_number(const YamlNode& n, const std::string& key, bool allow_inf) {
   return *x;
 }
 
+}  // namespace
+
 int as_int(const YamlNode& n, const std::string& key, int min_value) {
-  const double x = as_number(n, key);
+  const double x = as_any_number(n, key, false);
   if (x != std::floor(x) || x < min_value || x > 2147483647.0)
     type_error(n, key, "an integer >= " + std::to_string(min_value));
   return static_cast<int>(x);
 }
 
 std::uint64_t as_uint64(const YamlNode& n, const std::string& key) {
-  const double x = as_number(n, key);
+  const double x = as_any_number(n, key, false);
   // Doubles hold integers exactly up to 2^53; larger seeds would silently change.
   if (x != std::floor(x) || x < 0 || x > 9007199254740992.0) type_error(n, key, "an integer in [0, 2^53]");
   return static_cast<std::uint64_t>(x);
 }
 
 std::uint32_t as_uint32(const YamlNode& n, const std::string& key) {
-  const double x = as_number(n, key);
+  const double x = as_any_number(n, key, false);
   if (x != std::floor(x) || x < 0 || x > 4294967295.0) type_error(n, key, "an integer in [0, 0xffffffff]");
   return static_cast<std::uint32_t>(x);
 }
@@ -145,7 +166,13 @@ std::vector<std::string> as_strings(const YamlNode& n, const std::string& key, s
 
 Pose read_pose(const YamlNode& m) {
   Pose pose;
-  if (const YamlNode* p = m.find("pos")) pose.p = as_vec3(*p, "pos");
+  if (const YamlNode* p = m.find("pos")) {
+    pose.p = as_vec3(*p, "pos");
+    // Farther out, double precision leaves a body's inertia about the origin (m·|p|²) too
+    // far above its own for the mass matrix to factor (a box at 1e7 m fails).
+    if (pose.p.cwiseAbs().maxCoeff() > kMaxPosition)
+      throw InputError(p->loc.str() + ": key 'pos': more than 1e6 m from the origin (the limit: docs/errors.md)");
+  }
   const YamlNode* quat = m.find("quat");
   const YamlNode* euler = m.find("euler_deg");
   if (quat && euler) throw InputError(euler->loc.str() + ": give either 'quat' or 'euler_deg', not both");

@@ -22,6 +22,11 @@ void expect_map(const YamlNode& n, const std::string& key);
 void expect_sequence(const YamlNode& n, const std::string& key);
 const YamlNode& require_key(const YamlNode& map, const std::string& key, const std::string& section);
 
+// The limits on scene values (docs/errors.md): any number's magnitude, and a position's.
+constexpr double kMaxSceneMagnitude = 1e15;
+constexpr double kMaxPosition = 1e6;
+
+// A finite number of magnitude at most kMaxSceneMagnitude, or with allow_inf (limits) any number but NaN.
 double as_number(const YamlNode& n, const std::string& key, bool allow_inf = false);
 int as_int(const YamlNode& n, const std::string& key, int min_value);
 std::uint64_t as_uint64(const YamlNode& n, const std::string& key);

@@ -142,6 +142,8 @@ void substitute(YamlNode& node, const std::string& key, Parameters& params) {
     } else if (s.find("${") != std::string::npos) {
       try {
         node = YamlNode::number(evaluate_expression(s, [&](const std::string& n) { return params.get(n); }), node.loc);
+      } catch (const ExpressionValueError& e) {
+        throw LocatedError(node.loc.str() + ": key '" + key + "': " + e.what());
       } catch (const ExpressionError&) {
         node.scalar = params.paste(s, node.loc, key);
       } catch (const LocatedError&) {

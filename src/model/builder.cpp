@@ -37,7 +37,7 @@ bool all_finite(const Eigen::MatrixBase<Derived>& m) {
 }
 
 void require_finite(double x, const std::string& w, const std::string& what) {
-  require(std::isfinite(x), w, what + " is not finite (" + std::to_string(x) + ")");
+  require(std::isfinite(x), w, what + " is not finite (" + show(x) + ")");
 }
 
 // Bodies in depth-first order (children in definition order): every parent precedes its
@@ -94,7 +94,7 @@ void check_geom_size(const GeomDef& g, const std::string& w) {
   auto positive = [&](int n) {
     for (int i = 0; i < n; ++i)
       require(g.size[i] > 0.0, w, std::string(to_string(g.type)) + " size[" + std::to_string(i) +
-                                      "] must be positive, got " + std::to_string(g.size[i]));
+                                      "] must be positive, got " + show(g.size[i]));
   };
   switch (g.type) {
     case GeomType::Sphere: positive(1); break;
@@ -133,7 +133,7 @@ Joint make_joint(const BodyDef& d, int body, int qadr, int vadr) {
   for (auto [val, what] : {std::pair{jd.damping, "damping"}, {jd.armature, "armature"}, {jd.stiffness, "stiffness"},
                              {jd.frictionloss, "frictionloss"}}) {
     require_finite(val, w, std::string("joint ") + what);
-    require(val >= 0.0, w, std::string("joint ") + what + " must be >= 0, got " + std::to_string(val));
+    require(val >= 0.0, w, std::string("joint ") + what + " must be >= 0, got " + show(val));
   }
   require_finite(jd.spring_ref, w, "joint spring_ref");
   require(all_finite(jd.anchor), w, "joint '" + j.name + "': anchor is not finite");
@@ -264,10 +264,10 @@ void validate_inertia(const Mat3& I, const std::string& w) {
   require((I - I.transpose()).norm() <= 1e-9 * std::max(1.0, I.norm()), w, "inertia is not symmetric");
   Eigen::SelfAdjointEigenSolver<Mat3> es(I);
   const Vec3 e = es.eigenvalues();  // ascending
-  require(e[0] > 0.0, w, "inertia is not positive definite (smallest principal moment " + std::to_string(e[0]) + ")");
+  require(e[0] > 0.0, w, "inertia is not positive definite (smallest principal moment " + show(e[0]) + ")");
   const double tol = 1e-9 * e[2];
   require(e[0] + e[1] >= e[2] - tol, w,
-          "principal moments (" + std::to_string(e[0]) + ", " + std::to_string(e[1]) + ", " + std::to_string(e[2]) +
+          "principal moments (" + show(e[0]) + ", " + show(e[1]) + ", " + show(e[2]) +
               ") violate the triangle inequality");
 }
 
@@ -278,7 +278,7 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
 
   // Options: the common ones; each formulation checks its own part (validate_formulation).
   require(all_finite(options_.gravity), "options", "gravity is not finite");
-  require(std::isfinite(options_.dt) && options_.dt > 0.0, "options", "dt must be positive, got " + std::to_string(options_.dt));
+  require(std::isfinite(options_.dt) && options_.dt > 0.0, "options", "dt must be positive, got " + show(options_.dt));
   require(std::isfinite(options_.contact_margin) && options_.contact_margin >= 0.0, "options",
           "contact_margin must be >= 0");
   require(options_.patch_grid == 0 || (options_.patch_grid >= 2 && options_.patch_grid <= kMaxPatchGrid), "options",
@@ -388,7 +388,7 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
     const BodyDef* owner = def_of[g.body];
     const bool mass_given = owner && owner->mass && owner->com && owner->inertia;
     if (g.body != 0 && gd.type != GeomType::Plane && !mass_given) {
-      require(std::isfinite(gd.density) && gd.density > 0.0, w, "density must be positive, got " + std::to_string(gd.density));
+      require(std::isfinite(gd.density) && gd.density > 0.0, w, "density must be positive, got " + show(gd.density));
       const MassProperties mp = geom_mass(gd, *m, g.mesh);
       geom_mass_sum[g.body] = geom_mass_sum[g.body] + mp;
     }
@@ -415,7 +415,7 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
     const MassProperties& from_geoms = geom_mass_sum[b];
     body.mass = d.mass.value_or(from_geoms.mass);
     require_finite(body.mass, w, "mass");
-    require(body.mass >= 0.0, w, "mass must be positive, got " + std::to_string(body.mass));
+    require(body.mass >= 0.0, w, "mass must be positive, got " + show(body.mass));
     body.com = d.com.value_or(from_geoms.com);
     require(all_finite(body.com), w, "centre of mass is not finite");
     if (d.inertia) {
@@ -431,7 +431,7 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
     // fine: the bodies it carries give its dofs their inertia.
     const bool massless_link = d.mass && *d.mass == 0.0 && body.inertia.isZero() && carries_body[static_cast<size_t>(b)];
     if (dynamic && !massless_link) {
-      require(body.mass > 0.0, w, "mass must be positive, got " + std::to_string(body.mass) +
+      require(body.mass > 0.0, w, "mass must be positive, got " + show(body.mass) +
                                       (d.mass ? "" : " (no mass given and no solid geoms to compute it from)"));
       validate_inertia(body.inertia, w);
     } else if (!body.inertia.isZero()) {  // a welded point mass (zero inertia) is fine

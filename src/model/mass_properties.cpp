@@ -78,7 +78,7 @@ MassProperties mesh_mass_properties(const Mesh& mesh, double density) {
     second += v / 20.0 * (a * a.transpose() + b * b.transpose() + c * c.transpose() + s * s.transpose());
   }
   require(std::isfinite(vol) && vol > 0.0, "mesh '" + mesh.name + "'",
-          "enclosed volume is " + std::to_string(vol) +
+          "enclosed volume is " + show(vol) +
               " m^3; a solid needs a closed mesh with outward-facing triangles");
   const Vec3 com = first / vol;
   const Mat3 second_c = second - vol * com * com.transpose();  // about the centroid

@@ -37,7 +37,7 @@ void check_bounds(const VecX& lo, const VecX& hi, int size, const std::string& l
             "entry " + std::to_string(i) + " is NaN or -inf");
     require(lo[i] <= hi[i], "MixedIntegerQp." + lo_name,
             "entry " + std::to_string(i) + " exceeds " + hi_name + " (" + std::to_string(lo[i]) + " > " +
-                std::to_string(hi[i]) + ")");
+                show(hi[i]) + ")");
   }
 }
 
@@ -483,7 +483,7 @@ MiqpResult solve_miqp_bonmin(const MixedIntegerQp& p, const MiqpOptions& o) {
     const double viol = max_violation(p, res.x, res.z);
     if (viol > 1e-7) {
       res.status = MiqpStatus::Failed;
-      res.message = "Bonmin returned a point that violates the constraints by " + std::to_string(viol);
+      res.message = "Bonmin returned a point that violates the constraints by " + show(viol);
     }
   }
   return res;

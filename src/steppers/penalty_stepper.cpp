@@ -278,7 +278,7 @@ void validate_penalty(const Model& model, const PenaltyOptions& o) {
   auto check = [](const char* key, double x, bool zero_ok) {
     if (!(x > 0.0 || (zero_ok && x == 0.0)) || !std::isfinite(x))
       throw InputError(std::string("options: penalty: ") + key + " must be a finite number " + (zero_ok ? ">= 0" : "> 0") +
-                       ", got " + std::to_string(x));
+                       ", got " + show(x));
   };
   auto positive = [&](const char* key, double x) { check(key, x, false); };
   auto non_negative = [&](const char* key, double x) { check(key, x, true); };

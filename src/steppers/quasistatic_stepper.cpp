@@ -130,7 +130,7 @@ void step_quasistatic(const Model& model, State& s, const Input& in, const Formu
   }
   const QuasistaticSolution sol = solve_quasistatic(sys, o, &sc.phi_bar_prev, miqp ? &sc.mode_hint : nullptr);
   if (sol.status != QuasistaticSolution::Status::Solved) {
-    const std::string what = "step " + std::to_string(s.step + 1) + " (t = " + std::to_string(s.t) + "), scheme " +
+    const std::string what = "step " + std::to_string(s.step + 1) + " (t = " + show(s.t) + "), scheme " +
                              to_string(o.scheme) + ": " + sol.message + "; touching: " + touching(model, sys);
     if (sol.status == QuasistaticSolution::Status::Infeasible) throw InputError(what);
     throw std::runtime_error(what);

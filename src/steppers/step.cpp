@@ -64,7 +64,7 @@ void step(const Model& model, State& state, const Input& input, const Formulatio
   const auto stop = std::chrono::steady_clock::now();
   if (result) result->wall_time_s = std::chrono::duration<double>(stop - start).count();
   if (!state.q.allFinite() || !state.v.allFinite())
-    throw std::runtime_error("step " + std::to_string(state.step) + " at t = " + std::to_string(state.t) +
+    throw std::runtime_error("step " + std::to_string(state.step) + " at t = " + show(state.t) +
                              ": the state became non-finite");
 }
 

@@ -134,6 +134,7 @@ TEST(Cli, InsaneStepCountsAreBadInput) {
     const Result r = run_cli("run " + data("falling_box.yaml") + " " + flags + " --out " + out.string());
     EXPECT_EQ(r.exit_code, 2) << flags << "\n" << r.output;
     EXPECT_NE(r.output.find("falling_box.yaml"), std::string::npos) << flags << "\n" << r.output;
+    EXPECT_EQ(r.output.find("--set 'duration"), std::string::npos) << "blames a --set the user never typed: " << r.output;
     EXPECT_FALSE(fs::exists(out / "run.json")) << flags << ": a run started";
   }
   const Result ok = run_cli("run " + data("falling_box.yaml") + " --dt 0.5 --duration 0.5 --out " + out.string());

@@ -113,6 +113,10 @@ TEST(McubeFiles, OtherBrokenInputNamesTheFile) {
       {json_with(R"([[1, 0, 0, 0]])"), "at least 2"},
       {json_with(R"([[1, 0, 0, 0], [2, "x", 0, 0]])"), "non-number"},
       {json_with(good_rows).substr(0, 40), "invalid JSON"},
+      // (issue 18: both were accepted and simulated)
+      {json_with(R"([[1, 0, 0, 0], [2, 1e300, 0, 0]])"), "'object_pose' row 1 lies 1e+300 m from the origin"},
+      {json_with(R"([[2, 0, 0, 0], [1, 0, 0, 0]])"), "'object_pose' ends at t = 1 s, not after it starts (2 s)"},
+      {json_with(R"([[1, 0, 0, 0], [5, 0, 0, 0], [3, 0, 0, 0], [6, 0, 0, 0]])"), "row 2 steps back in time by 2 s"},
   };
   for (const auto& [text, wanted] : cases) {
     const std::string path = dir.write(name, text);

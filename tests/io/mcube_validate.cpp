@@ -170,3 +170,22 @@ TEST(McubeValidate, SummaryMediansOverUsableFiles) {
 
 }  // namespace
 }  // namespace graspsim
+
+namespace graspsim {
+namespace {
+
+// A surface table's friction must be a finite number >= 0; a NaN said "must be >= 0".
+TEST(McubeSurfaces, NonFiniteOrNegativeFrictionIsNamed) {
+  test::TempDir dir;
+  auto error_for = [&](const std::string& value) {
+    const std::string path =
+        dir.write("surfaces.yaml", "surfaces:\n  abs:\n    mu_ground: " + value + "\n    mu_pusher: 0.2\n");
+    return test::input_error([&] { mcube::read_surface_table(path); });
+  };
+  EXPECT_CONTAINS(error_for(".nan"), "line 3: surface 'abs': 'mu_ground' is not a finite number");
+  EXPECT_CONTAINS(error_for(".inf"), "is not a finite number");
+  EXPECT_CONTAINS(error_for("-0.5"), "line 3: surface 'abs': 'mu_ground' must be >= 0, got -0.5");
+}
+
+}  // namespace
+}  // namespace graspsim

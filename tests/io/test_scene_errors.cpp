@@ -64,6 +64,33 @@ TEST(SceneErrors, NonFiniteNumbersInVectorsAreRejected) {
   EXPECT_CONTAINS(error_of("parameters:\n  big: 1e308 * 10\n"), "the result is not finite");
 }
 
+// Issue 18: values a run cannot use are refused at load, with file, line, key and the limit.
+TEST(SceneErrors, ValuesBeyondTheEnginesLimits) {
+  EXPECT_CONTAINS(error_of("bodies:\n  - {name: b, joint: free, mass: 1e308}\n"),
+                  "s.yaml:2: key 'mass': expected a number of magnitude at most 1e15, got '1e308'");
+  EXPECT_CONTAINS(error_of("bodies:\n  - {name: b, joint: free, mass: 1, velocity: [1e300, 0, 0, 0, 0, 0]}\n"),
+                  "key 'velocity[0]': expected a number of magnitude at most 1e15");
+  EXPECT_CONTAINS(error_of("options: {gravity: [0, 0, -1e308]}\n"), "s.yaml:1: key 'gravity[2]': expected a number of magnitude");
+  EXPECT_CONTAINS(error_of("bodies:\n  - {name: b, joint: free, mass: 1, pos: [1e8, 0, 0]}\n"),
+                  "s.yaml:2: key 'pos': more than 1e6 m from the origin");
+  // Limits may be infinite, and so as large as wanted.
+  EXPECT_NO_THROW(load_scene(TempDir().write("s.yaml", "bodies:\n  - {name: b, mass: 1, inertia: [1, 1, 1], joint: {type: "
+                                                        "prismatic, axis: [1, 0, 0], limits: [-1e300, .inf]}}\n")));
+  // A seed is an integer up to 2^53, above the limit for physical values.
+  EXPECT_NO_THROW(load_scene(TempDir().write("s.yaml", "options: {seed: 9007199254740992}\n")));
+}
+
+// The model's own checks carry the line of the key they are about, and numbers are short.
+TEST(SceneErrors, ModelChecksNameFileAndLine) {
+  EXPECT_CONTAINS(error_of("options:\n  gravity: [0, 0, -9.81]\n  dt: -0.5\n"), "s.yaml:3: options: dt must be positive, got -0.5");
+  EXPECT_CONTAINS(error_of("default_contact: {friction: -1}\n"), "s.yaml:1: default contact material: friction must be >= 0");
+  EXPECT_CONTAINS(error_of("options:\n  stepper: penalty\n  penalty:\n    stiffness: -1\n"),
+                  "s.yaml:4: options: penalty: stiffness must be a finite number > 0, got -1");
+  // An expression outside the parameters whose value overflows says so (it read "expected a number").
+  EXPECT_CONTAINS(error_of("parameters: {angle_deg: 1e15}\nduration: \"${angle_deg}^30\"\n"),
+                  "s.yaml:2: key 'duration': in expression '${angle_deg}^30': the result is not finite");
+}
+
 TEST(SceneErrors, UnknownParameterNamesItAndLocation) {
   const std::string msg = error_of("parameters: {mu: 0.5}\ndefault_contact:\n  friction: ${mu2}\n");
   EXPECT_CONTAINS(msg, "s.yaml:3: key 'friction': unknown parameter 'mu2' (did you mean 'mu'?) (known: mu)");

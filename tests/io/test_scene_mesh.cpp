@@ -89,6 +89,9 @@ TEST(SceneMesh, ErrorsNameTheFile) {
   EXPECT_CONTAINS(input_error([&] { load_mesh(dir.write("f.stl", "solid x\nfacet\nvertex 0 0 0\nvertex 1 0 0\nendsolid\n"), "f", Vec3::Ones()); }),
                   "f.stl");
   EXPECT_CONTAINS(input_error([&] { load_mesh(dir.path("none.obj"), "n", Vec3::Ones()); }), "file not found");
+  // A folder or a device is not "not found" (issue 18: /dev/zero read as a mesh).
+  EXPECT_CONTAINS(input_error([&] { load_mesh(dir.path(""), "n", Vec3::Ones()); }), "not a regular file");
+  EXPECT_CONTAINS(input_error([&] { load_mesh("/dev/null", "n", Vec3::Ones()); }), "not a regular file");
 }
 
 }  // namespace
