@@ -85,7 +85,7 @@ void on_stop_signal(int sig) {
 }
 
 int cmd_run(const SceneArgs& args, std::optional<double> duration, std::optional<double> dt, const std::string& out,
-            const std::string& from_state) {
+            const std::string& from_state, bool force) {
   std::vector<std::string> sets = args.sets;
   // (the flags are checked here, so an error names the flag the user typed)
   if (duration && !(std::isfinite(*duration) && *duration >= 0.0))
@@ -114,6 +114,7 @@ int cmd_run(const SceneArgs& args, std::optional<double> duration, std::optional
   }();
   gs::RunOptions options;
   options.out_dir = out;
+  options.force = force;
   if (!from_state.empty()) {  // continue for `duration` more seconds from a checkpoint
     options.initial_state = gs::load_state(from_state, *scene.model);
     options.from_state = from_state;
@@ -205,6 +206,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   run->add_option("--from-state", from_state,
                   "Continue from a saved state (a run's state.bin) for the scene's duration more seconds");
+  bool force = false;
+  run->add_flag("--force", force, "Start a run beyond the sane bounds (over 1e8 steps, or recordings over ~10 GB)");
   bool check_json = false;
   CLI::App* check = app.add_subcommand("check", "Load and validate a scene or a robot file (MJCF, URDF), then exit");
   add_scene_args(check, check_args);
@@ -235,7 +238,7 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (*run) return cmd_run(run_args, duration, dt, out, from_state);
+    if (*run) return cmd_run(run_args, duration, dt, out, from_state, force);
     if (*check) return cmd_check(check_args, check_json);
     if (*contacts) return cmd_contacts(contacts_args, contacts_options, contacts_json);
     if (app.got_subcommand("validate")) return cmd_validate_mcube(validate_args);

@@ -16,6 +16,10 @@ namespace graspsim {
 namespace {
 
 constexpr double kMaxSteps = 1e9;  // ~1 day at a microsecond a step
+// Past these a run starts only with RunOptions::force (the CLI's --force): more steps than
+// an hour at 30 µs a step, or recordings estimated larger than 10 GB (docs/errors.md).
+constexpr double kForceSteps = 1e8;
+constexpr double kForceRecordingBytes = 1e10;
 
 std::string format_seconds(double s) { return format_number(s) + " s"; }
 
@@ -231,6 +235,29 @@ long step_count(const Scene& scene) {
   return std::lround(std::max(steps, 0.0));
 }
 
+// The recordings' size, roughly: ~20 characters per number, 14 numbers per body and 4 per
+// joint dof a row (contacts come and go, and are not counted).
+double recording_bytes(const Scene& scene, const RunOptions& options, long steps) {
+  if (!options.record) return 0.0;
+  const RecordingOptions& r = scene.recording;
+  const double per_row = 20.0 * ((r.bodies ? 14.0 * scene.model->bodies.size() : 0.0) + (r.joints ? 4.0 * scene.model->nv : 0.0));
+  return per_row * (static_cast<double>(steps) / std::max(r.every, 1) + 1.0);
+}
+
+// A run that is possible but so long or large that it is more likely a typo (dt: 1e-7) than
+// meant waits for --force.
+void require_force_if_huge(const Scene& scene, const RunOptions& options, long steps) {
+  if (options.force) return;
+  const double bytes = recording_bytes(scene, options, steps);
+  if (steps > kForceSteps)
+    throw InputError(scene.path + ": " + std::to_string(steps) + " steps (duration " + format_seconds(scene.duration) +
+                     " at dt " + format_seconds(scene.model->options.dt) + ") is more than " + show(kForceSteps) +
+                     ": pass --force to run it anyway");
+  if (bytes > kForceRecordingBytes)
+    throw InputError(scene.path + ": the recordings would take about " + show(bytes / 1e9) +
+                     " GB (more than 10 GB): record less often (recording.every), or pass --force to run it anyway");
+}
+
 }  // namespace
 
 nlohmann::json run_header(const Scene& scene, const std::optional<Formulation>& formulation) {
@@ -259,6 +286,7 @@ nlohmann::json run_header(const Scene& scene, const std::optional<Formulation>& 
 RunSummary run_scene(const Scene& scene, const RunOptions& options) {
   const Model& model = *scene.model;
   const long nsteps = step_count(scene);  // (before anything is written)
+  require_force_if_huge(scene, options, nsteps);
   State state = options.initial_state ? *options.initial_state : make_state(model);
   if (state.act.size() != static_cast<Eigen::Index>(model.actuators.size()))
     require(false, "initial state",

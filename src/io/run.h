@@ -17,6 +17,9 @@ namespace graspsim {
 struct RunOptions {
   std::filesystem::path out_dir = "out";
   bool record = true;
+  // Start a run beyond the sane bounds (over 1e8 steps, or recordings over ~10 GB) rather
+  // than refusing it as a likely typo.
+  bool force = false;
   // The formulation and its settings; the scene's when empty.
   std::optional<Formulation> formulation;
   // Continue from this state (a checkpoint, e.g. load_state of a run's state.bin) instead

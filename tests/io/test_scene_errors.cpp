@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
+#include "io/run.h"
 #include "io/scene.h"
 #include "io_test_util.h"
 
@@ -89,6 +92,25 @@ TEST(SceneErrors, ModelChecksNameFileAndLine) {
   // An expression outside the parameters whose value overflows says so (it read "expected a number").
   EXPECT_CONTAINS(error_of("parameters: {angle_deg: 1e15}\nduration: \"${angle_deg}^30\"\n"),
                   "s.yaml:2: key 'duration': in expression '${angle_deg}^30': the result is not finite");
+}
+
+// A possible but huge run (more than 1e8 steps, or ~10 GB of recordings) is refused as a
+// likely typo unless forced; forced, it starts (here it is stopped before its first step).
+TEST(SceneErrors, HugeRunsWaitForForce) {
+  TempDir dir;
+  const std::string path = dir.write("s.yaml", kOneBody);
+  RunOptions o;
+  o.out_dir = dir.path("out");
+  o.stop_requested = [] { return true; };
+  const Scene many_steps = load_scene(path, {"duration=2", "options.dt=1e-8"});
+  EXPECT_CONTAINS(input_error([&] { run_scene(many_steps, o); }), "200000000 steps (duration 2 s at dt 1e-08 s) is more than 1e+08: pass --force");
+  EXPECT_FALSE(std::filesystem::exists(dir.path("out/run.json")));
+  const Scene big_recording = load_scene(path, {"duration=500", "options.dt=1e-5"});
+  EXPECT_CONTAINS(input_error([&] { run_scene(big_recording, o); }), "the recordings would take about");
+  o.record = false;  // nothing recorded: only the step count counts
+  EXPECT_NO_THROW(run_scene(big_recording, o));
+  o.force = true;
+  EXPECT_TRUE(run_scene(many_steps, o).interrupted);
 }
 
 TEST(SceneErrors, UnknownParameterNamesItAndLocation) {
