@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: deps build test test-fast test-sanitize demo bench clean
+.PHONY: deps build test test-fast test-sanitize fuzz demo bench clean
 
 deps:
 	scripts/install-deps
@@ -32,6 +32,18 @@ test-sanitize: deps
 	LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  ctest --test-dir $(SANITIZE_BUILD) --output-on-failure -j $(JOBS) -LE slow
 
+# The libFuzzer harnesses (fuzz/), built with clang, ASan and UBSan in their own folder, each
+# run for FUZZ_SECONDS from a seed corpus of the shipped files (scripts/fuzz; CI: 12 s each).
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZERS = fuzz_scene fuzz_mesh fuzz_mcube fuzz_robot fuzz_state
+fuzz: deps
+	@if [ ! -f $(FUZZ_BUILD)/CMakeCache.txt ]; then \
+	  CXX=clang++ cmake -S . -B $(FUZZ_BUILD) $$(command -v ninja >/dev/null && echo -G Ninja) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -DGRASPSIM_FUZZ=ON -DGRASPSIM_BUILD_TESTS=OFF -DGRASPSIM_BUILD_BENCH=OFF; fi
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZERS)
+	scripts/fuzz $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
 demo: build
 	scripts/demo $(BUILD)
 
@@ -39,4 +51,4 @@ bench: build
 	scripts/bench $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(SANITIZE_BUILD) out
+	rm -rf $(BUILD) $(SANITIZE_BUILD) $(FUZZ_BUILD) out
