@@ -28,7 +28,8 @@ bool is_recording(const fs::path& p) { return p.extension() == ".h5" || p.extens
 std::vector<std::string> expand(const std::vector<std::string>& paths) {
   std::vector<std::string> out;
   for (const std::string& p : paths) {
-    if (!fs::is_directory(p)) {
+    std::error_code ec;
+    if (!fs::is_directory(p, ec)) {
       out.push_back(p);
       continue;
     }
@@ -48,7 +49,7 @@ fs::path objects_dir(const McubeArgs& args, const std::vector<std::string>& file
   if (!args.objects.empty()) return args.objects;
   if (!files.empty())
     for (fs::path d = fs::absolute(files.front()).parent_path(); !d.empty() && d != d.root_path(); d = d.parent_path())
-      if (fs::exists(d / "objects" / "rect1_ext.npy")) return d / "objects";
+      if (std::error_code ec; fs::exists(d / "objects" / "rect1_ext.npy", ec)) return d / "objects";
   return fs::path(GRASPSIM_SHARED_DIR) / "data" / "mcube-push" / "objects";
 }
 

@@ -19,6 +19,7 @@ constexpr const char* kStreams[] = {"tip_pose", "object_pose", "ft_wrench"};
 
 constexpr double kMaxTimeStepBack = 1.0;  // s
 constexpr double kMaxPosition = 10.0;     // m
+constexpr hsize_t kMaxRows = 1'000'000;   // per stream
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
   throw InputError("MCube file '" + path + "': " + what);
@@ -103,6 +104,11 @@ void read_h5_dataset(hid_t file, const std::string& name, PushFile& f) {
   if (!space.ok() || H5Sget_simple_extent_ndims(space.get()) != 2 || H5Sget_simple_extent_dims(space.get(), dims, nullptr) != 2 ||
       dims[1] != 4)
     fail(f.path, "dataset '" + name + "' is not an N x 4 array");
+  // A damaged header can declare billions of rows (found by fuzz_mcube: 3 GB of fill values);
+  // a push of a few seconds at up to 1 kHz has thousands.
+  if (dims[0] > kMaxRows)
+    fail(f.path, "dataset '" + name + "' declares " + std::to_string(dims[0]) + " rows (more than " +
+                     std::to_string(kMaxRows) + ": not one push)");
   std::vector<double> data(dims[0] * 4);
   if (!data.empty() && H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0)
     fail(f.path, "cannot read dataset '" + name + "' (truncated or corrupt file?)");
@@ -189,7 +195,9 @@ PushFile parse_push_name(const std::string& path) {
 
 PushFile read_push_file(const std::string& path) {
   PushFile f = parse_push_name(path);
-  if (!std::filesystem::is_regular_file(path)) fail(path, "no such file");
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    fail(path, ec && ec != std::errc::no_such_file_or_directory ? "cannot open (" + ec.message() + ")" : "no such file");
   const std::string ext = std::filesystem::path(path).extension().string();
   if (ext == ".h5" || ext == ".hdf5")
     read_h5(f);

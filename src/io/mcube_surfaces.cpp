@@ -61,7 +61,8 @@ void write_surface_entry(const std::filesystem::path& path, const std::string& s
                          const std::string& provenance) {
   std::string header;
   YAML::Node root;
-  if (std::filesystem::exists(path)) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) {
     root = load(path);
     std::ifstream in(path);
     for (std::string line; std::getline(in, line) && line.rfind('#', 0) == 0;) header += line + "\n";

@@ -77,8 +77,10 @@ YamlNode load_file(const std::string& path, IncludeChain& chain, const Location&
   if (++chain.loads > kMaxIncludedFiles)
     throw InputError(from.str() + ": more than " + std::to_string(kMaxIncludedFiles) +
                      " scene files read through includes (the limit; a file included twice counts twice)");
-  if (!fs::is_regular_file(path))
-    throw InputError((from.file.empty() ? "" : from.str() + ": ") + "cannot open scene file '" + path + "'");
+  // (the error_code overload: a name too long for the file system is a message, not a throw)
+  if (!fs::is_regular_file(path, ec))
+    throw InputError((from.file.empty() ? "" : from.str() + ": ") + "cannot open scene file '" + path + "'" +
+                     (ec && ec != std::errc::no_such_file_or_directory ? " (" + ec.message() + ")" : ""));
   YamlNode root = load_yaml_file(path);
   if (root.is_null()) root = YamlNode::map({path, 1});
   if (!root.is_map()) throw InputError(root.loc.str() + ": a scene file must be a map of sections");

@@ -2,6 +2,7 @@
 // naming the file.
 
 #include <gtest/gtest.h>
+#include <hdf5.h>
 
 #include <filesystem>
 #include <fstream>
@@ -81,6 +82,22 @@ TEST(McubeFiles, TruncatedHdf5NamesTheFile) {
     const std::string msg = test::input_error([&] { read_push_file(path); });
     EXPECT_CONTAINS(msg, path);
   }
+}
+
+// A header that declares a billion rows (fuzz_mcube found one: 3 GB of fill values read
+// before anything was checked) is refused before its data is read.
+TEST(McubeFiles, Hdf5DeclaringHugeDatasetsIsRefused) {
+  test::TempDir dir;
+  const std::string path = dir.path("motion_surface=" + kAbsRect);
+  const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  const hsize_t dims[2] = {1'000'000'000, 4};
+  const hid_t space = H5Screate_simple(2, dims, nullptr);
+  for (const char* name : {"tip_pose", "object_pose", "ft_wrench"})  // declared, never written: the file stays small
+    H5Dclose(H5Dcreate2(file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  H5Sclose(space);
+  H5Fclose(file);
+  EXPECT_CONTAINS(test::input_error([&] { read_push_file(path); }), "declares 1000000000 rows (more than 1000000");
 }
 
 TEST(McubeFiles, JsonWithoutObjectPoseNamesTheFileAndKey) {

@@ -113,6 +113,12 @@ TEST(SceneErrors, HugeRunsWaitForForce) {
   EXPECT_TRUE(run_scene(many_steps, o).interrupted);
 }
 
+// A file name too long for the file system is a message, not an uncaught filesystem_error
+// (found by fuzz_scene: std::terminate).
+TEST(SceneErrors, IncludeNameTooLongForTheFileSystem) {
+  EXPECT_CONTAINS(error_of("include: [" + std::string(300, 'a') + ".yaml]\n"), "cannot open scene file");
+}
+
 TEST(SceneErrors, UnknownParameterNamesItAndLocation) {
   const std::string msg = error_of("parameters: {mu: 0.5}\ndefault_contact:\n  friction: ${mu2}\n");
   EXPECT_CONTAINS(msg, "s.yaml:3: key 'friction': unknown parameter 'mu2' (did you mean 'mu'?) (known: mu)");
