@@ -20,6 +20,7 @@ constexpr const char* kStreams[] = {"tip_pose", "object_pose", "ft_wrench"};
 constexpr double kMaxTimeStepBack = 1.0;  // s
 constexpr double kMaxPosition = 10.0;     // m
 constexpr hsize_t kMaxRows = 1'000'000;   // per stream
+constexpr hsize_t kMaxChunkBytes = hsize_t{64} << 20;
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
   throw InputError("MCube file '" + path + "': " + what);
@@ -109,6 +110,18 @@ void read_h5_dataset(hid_t file, const std::string& name, PushFile& f) {
   if (dims[0] > kMaxRows)
     fail(f.path, "dataset '" + name + "' declares " + std::to_string(dims[0]) + " rows (more than " +
                      std::to_string(kMaxRows) + ": not one push)");
+  // Nor may its element type or chunks make HDF5 allocate gigabytes while it reads (fuzz_mcube:
+  // a damaged chunk size asked for 4 GB): numbers of at most 8 bytes, chunks of at most 64 MB.
+  Handle type(H5Dget_type(set.get()), H5Tclose);
+  if (!type.ok() || (H5Tget_class(type.get()) != H5T_FLOAT && H5Tget_class(type.get()) != H5T_INTEGER) ||
+      H5Tget_size(type.get()) > 8)
+    fail(f.path, "dataset '" + name + "' does not hold numbers");
+  Handle plist(H5Dget_create_plist(set.get()), H5Pclose);
+  if (plist.ok() && H5Pget_layout(plist.get()) == H5D_CHUNKED) {
+    hsize_t chunk[2] = {0, 0};
+    if (H5Pget_chunk(plist.get(), 2, chunk) != 2 || chunk[0] * chunk[1] * H5Tget_size(type.get()) > kMaxChunkBytes)
+      fail(f.path, "dataset '" + name + "' has chunks larger than 64 MB (a damaged header?)");
+  }
   std::vector<double> data(dims[0] * 4);
   if (!data.empty() && H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0)
     fail(f.path, "cannot read dataset '" + name + "' (truncated or corrupt file?)");

@@ -98,6 +98,19 @@ TEST(McubeFiles, Hdf5DeclaringHugeDatasetsIsRefused) {
   H5Sclose(space);
   H5Fclose(file);
   EXPECT_CONTAINS(test::input_error([&] { read_push_file(path); }), "declares 1000000000 rows (more than 1000000");
+
+  // Chunks of 128 MB over 10 rows: HDF5 would allocate a chunk to read them.
+  const hid_t file2 = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  const hsize_t rows[2] = {10, 4}, unlimited[2] = {H5S_UNLIMITED, 4}, chunk[2] = {hsize_t{1} << 22, 4};
+  const hid_t space2 = H5Screate_simple(2, rows, unlimited);
+  const hid_t plist = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_chunk(plist, 2, chunk);
+  for (const char* name : {"tip_pose", "object_pose", "ft_wrench"})
+    H5Dclose(H5Dcreate2(file2, name, H5T_NATIVE_DOUBLE, space2, H5P_DEFAULT, plist, H5P_DEFAULT));
+  H5Pclose(plist);
+  H5Sclose(space2);
+  H5Fclose(file2);
+  EXPECT_CONTAINS(test::input_error([&] { read_push_file(path); }), "has chunks larger than 64 MB");
 }
 
 TEST(McubeFiles, JsonWithoutObjectPoseNamesTheFileAndKey) {
