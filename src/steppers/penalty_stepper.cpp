@@ -28,8 +28,10 @@ namespace {
 // (friction: bristle; 3 values, in the frame of geom A's body, which it moves with).
 constexpr int kFilteredVolume = 0, kFilteredRate = 1, kApproachSpeed = 2, kBristle = 3;
 
+bool has_bristle(const PenaltyOptions& o) { return o.friction == PenaltyFriction::Bristle; }
+
 // A tracked pair's states in the ODE's z: the filter (v_f, v̇_f), then the bristle.
-Eigen::Index pair_states(const PenaltyOptions& o) { return o.friction == PenaltyFriction::Bristle ? 5 : 2; }
+Eigen::Index pair_states(const PenaltyOptions& o) { return has_bristle(o) ? 5 : 2; }
 
 // A pair tracked over one step: its slot and where its filter sits in z.
 struct TrackedPair {
@@ -196,19 +198,19 @@ void contact_forces(const Model& model, const PenaltyOptions& o, double t, const
     const RigidVelocity va(model, kin, v, ga.body), vb(model, kin, v, gb.body);
     double rate = 0.0, gain = 0.0;
     Vec3 bristle = Vec3::Zero();
-    const Mat3 R_WA = kin.X_WB[ga.body].R();
+    const Mat3 R_WA = has_bristle(o) ? kin.X_WB[ga.body].R() : Mat3::Identity();  // (the bristle lives in A's frame)
     if (o.rate == PenaltyRate::Exact) rate = volume_rate(p.overlap, va, vb);
     if (p.tracked >= 0) {
       const TrackedPair& tp = s.tracked[p.tracked];
       if (o.rate == PenaltyRate::Filtered) rate = z[tp.z + 1];
       gain = impact_gain(o, t, tp.since, tp.approach_speed, movable_mass(model, ga.body) + movable_mass(model, gb.body));
       s.tracked_volume[p.tracked] = p.overlap.volume;
-      if (o.friction == PenaltyFriction::Bristle) bristle = R_WA * z.segment<3>(tp.z + 2);
+      if (has_bristle(o)) bristle = R_WA * z.segment<3>(tp.z + 2);
     }
     const double mu = model.contact_material(ga.material, gb.material).friction;
     const Vec3 c = p.overlap.centroid;
     p.force = penalty_force(o, p.overlap, rate, gain, mu, vb(c) - va(c), bristle);
-    if (p.tracked >= 0 && o.friction == PenaltyFriction::Bristle)
+    if (p.tracked >= 0 && has_bristle(o))
       s.tracked_bristle_rate[p.tracked] = R_WA.transpose() * bristle_rate(o, mu, p.force.slip, bristle);
     add_contact_wrench(kin, ga.body, c, gb.body, c, p.force.on_b(), Vec3::Zero(), s.tau_contact, s.chain);
   }
@@ -247,7 +249,7 @@ void track_pairs(const Model& model, const PenaltyOptions& o, State& state, Work
     const ContactSlot* slot = state.contacts.find({tp.geom_a, tp.geom_b, 0});
     s.x.z[tp.z] = slot->values[kFilteredVolume];
     s.x.z[tp.z + 1] = slot->values[kFilteredRate];
-    if (stride == 5) s.x.z.segment<3>(tp.z + 2) = Vec3(slot->values[kBristle], slot->values[kBristle + 1], slot->values[kBristle + 2]);
+    if (has_bristle(o)) s.x.z.segment<3>(tp.z + 2) = Vec3(slot->values[kBristle], slot->values[kBristle + 1], slot->values[kBristle + 2]);
   }
 }
 
@@ -320,7 +322,7 @@ void step_penalty(const Model& model, State& state, const Input& input, const Fo
     for (size_t k = 0; k < s.tracked.size(); ++k) {
       const Eigen::Index i = s.tracked[k].z;
       volume_filter_rate(o, s.tracked_volume[k], z[i], z[i + 1], zdot[i], zdot[i + 1]);
-      if (o.friction == PenaltyFriction::Bristle) zdot.segment<3>(i + 2) = s.tracked_bristle_rate[k];
+      if (has_bristle(o)) zdot.segment<3>(i + 2) = s.tracked_bristle_rate[k];
     }
   };
   s.x.t = state.t;
@@ -342,7 +344,7 @@ void step_penalty(const Model& model, State& state, const Input& input, const Fo
     ContactSlot& slot = state.contacts.touch({tp.geom_a, tp.geom_b, 0}, tp.since);
     slot.values[kFilteredVolume] = x.z[tp.z];
     slot.values[kFilteredRate] = x.z[tp.z + 1];
-    if (pair_states(o) == 5)
+    if (has_bristle(o))
       for (int i = 0; i < 3; ++i) slot.values[kBristle + i] = x.z[tp.z + 2 + i];
   }
   state.contacts.end();
