@@ -47,6 +47,12 @@ Location locate(const YamlNode& root, const std::string& message, const std::str
 }  // namespace
 
 Scene load_scene(const std::string& path, const std::vector<std::string>& overrides) {
+  std::vector<SceneOverride> labelled;
+  for (const auto& text : overrides) labelled.push_back({text, ""});
+  return load_scene_labelled(path, labelled);
+}
+
+Scene load_scene_labelled(const std::string& path, const std::vector<SceneOverride>& overrides) {
   using namespace scene_detail;
   // A robot file is the scene of that robot alone, stepped by SPOOK (its loops and
   // tendon couplings are constraint rows).
@@ -56,7 +62,7 @@ Scene load_scene(const std::string& path, const std::vector<std::string>& overri
                                           Location{path, 0})
                       : load_with_includes(path);
   // Overrides go in before substitution so a changed parameter reaches every use of it.
-  for (const auto& text : overrides) apply_override(root, text);
+  for (const auto& o : overrides) apply_override(root, o.text, o.origin);
   Scene scene;
   scene.path = path;
   const ParameterValues params = evaluate_parameters(root);

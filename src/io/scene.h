@@ -53,4 +53,12 @@ struct Scene {
 // and options.* values.
 Scene load_scene(const std::string& path, const std::vector<std::string>& overrides = {});
 
+// The same with overrides that say where they came from: errors about one name `origin`
+// (e.g. "hold_grid.yaml:9 (mu = 0.3)") instead of "--set '<text>'".
+struct SceneOverride {
+  std::string text;    // KEY.PATH=VALUE
+  std::string origin;
+};
+Scene load_scene_labelled(const std::string& path, const std::vector<SceneOverride>& overrides);
+
 }  // namespace graspsim

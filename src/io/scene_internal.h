@@ -13,8 +13,9 @@ namespace graspsim::scene_detail {
 // scene_include.cpp: the file merged with its includes (include: removed).
 YamlNode load_with_includes(const std::string& path);
 
-// scene_override.cpp: applies one "path=value" to the merged tree.
-void apply_override(YamlNode& root, const std::string& text);
+// scene_override.cpp: applies one "path=value" to the merged tree; errors name `origin`
+// ("--set '<text>'" when empty).
+void apply_override(YamlNode& root, const std::string& text, const std::string& origin = {});
 
 // scene_params.cpp: every parameter's value (parameters may use each other, no cycles),
 // then ${...} and =expressions replaced everywhere; the parameters section becomes numbers.

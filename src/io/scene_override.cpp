@@ -63,8 +63,8 @@ void set_parameter(YamlNode& root, const std::string& name, YamlNode value, cons
 
 }  // namespace
 
-void apply_override(YamlNode& root, const std::string& text) {
-  const Location loc{"--set '" + text + "'", 0};
+void apply_override(YamlNode& root, const std::string& text, const std::string& origin) {
+  const Location loc{origin.empty() ? "--set '" + text + "'" : origin, 0};
   const size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0) throw InputError(loc.str() + ": expected KEY.PATH=VALUE");
   const std::string path = text.substr(0, eq);
