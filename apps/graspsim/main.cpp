@@ -19,6 +19,7 @@
 #include "io/scene.h"
 #include "io/state_file.h"
 #include "mcube_commands.h"
+#include "sweep_commands.h"
 
 namespace gs = graspsim;
 
@@ -227,6 +228,9 @@ int main(int argc, char** argv) {
 
   McubeArgs validate_args, calibrate_args;
   add_mcube_commands(app, validate_args, calibrate_args);
+  SweepArgs sweep_args;
+  SweepReportArgs sweep_report_args;
+  add_sweep_commands(app, sweep_args, sweep_report_args);
 
   try {
     app.parse(argc, argv);
@@ -243,6 +247,13 @@ int main(int argc, char** argv) {
     if (*contacts) return cmd_contacts(contacts_args, contacts_options, contacts_json);
     if (app.got_subcommand("validate")) return cmd_validate_mcube(validate_args);
     if (app.got_subcommand("calibrate")) return cmd_calibrate_mcube(calibrate_args);
+    if (app.got_subcommand("sweep")) {
+      std::signal(SIGINT, on_stop_signal);
+      std::signal(SIGTERM, on_stop_signal);
+      const int rc = cmd_sweep(sweep_args, [] { return g_stop_signal != 0; });
+      return rc == kSweepStopped ? 128 + static_cast<int>(g_stop_signal) : rc;
+    }
+    if (app.got_subcommand("sweep-report")) return cmd_sweep_report(sweep_report_args);
   } catch (const gs::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;
