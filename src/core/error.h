@@ -13,6 +13,14 @@ class InputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The simulation of valid input diverged (a non-finite state): the scene asks for more than
+// the stepper can integrate at its time step (too stiff, too fast, too large a dt). Bad input
+// as far as the CLI is concerned (exit 2), and the message says what to change.
+class DivergenceError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 // A number for a message: 6 significant digits (std::to_string would print 1e300 as 301
 // digits and 1e-9 as 0.000000).
 inline std::string show(double x) {

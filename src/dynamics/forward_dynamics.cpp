@@ -6,6 +6,7 @@
 
 #include "dynamics/actuation.h"
 #include "dynamics/dynamics.h"
+#include "model/state.h"
 
 namespace graspsim {
 namespace {
@@ -57,6 +58,8 @@ void ForwardDynamics::prepare(const Model& model) {
 void ForwardDynamics::accelerations(const Model& model, const KinematicsData& kin, const Input& input, const VecX& q,
                                     const VecX& v, const VecX& qacc_prescribed, const VecX* tau_extra, VecX& qacc,
                                     VecX* effort) {
+  // (an integrator's stage that diverged would otherwise read as "not positive definite")
+  if (!q.allFinite() || !v.allFinite()) require_finite_state(model, q, v, "");
   mass_matrix(model, kin, M_);
   bias_forces(model, kin, v, bias_);
   passive_forces(model, q, v, tau_);

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "core/error.h"
 #include "integrators/integrators.h"
 
 namespace graspsim {
@@ -220,7 +221,7 @@ void DormandPrince45::step(DerivativeRef f, double t_max) {
       msg << "DormandPrince45: the step size fell to " << h << " s, below the minimum " << opt_.h_min
           << " s, at t = " << x_.t << " s (" << stats_.rejected << " rejected steps so far; atol " << opt_.atol
           << ", rtol " << opt_.rtol << "): the system is too stiff, discontinuous or singular there";
-      throw std::runtime_error(msg.str());
+      throw DivergenceError(msg.str());
     }
     attempt(f, h, t_new);
     const double err = error_norm(h);
@@ -251,7 +252,7 @@ void DormandPrince45::throw_runaway(const char* call, double t_start, double t_t
   msg << "DormandPrince45::" << call << ": " << opt_.max_steps << " steps from t = " << t_start
       << " s did not reach " << t_target << " s (now " << x_.t << " s, last step " << stats_.h_last
       << " s): the tolerance is too tight for this system, or it is too stiff for an explicit method";
-  throw std::runtime_error(msg.str());
+  throw DivergenceError(msg.str());
 }
 
 void DormandPrince45::advance_to(DerivativeRef f, double t_out, OdeState& out) {

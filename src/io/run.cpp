@@ -337,10 +337,18 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
     // The final state, to continue from (--from-state): a completed or interrupted run leaves one.
     if (recorder) save_state(options.out_dir / "state.bin", model, state);
   } catch (const std::exception& e) {
+    // A divergence is told where and when (the stepper knows the step only when it checks
+    // the state itself, not inside an integrator's stage).
+    const bool diverged = dynamic_cast<const DivergenceError*>(&e) != nullptr;
+    std::string what = e.what();
+    if (diverged)
+      what = scene.path + ": " +
+             (what.rfind("step ", 0) == 0 ? what : "step " + std::to_string(state.step + 1) + " from t = " + show(state.t) + ": " + what);
     run["status"] = "failed";
-    run["error"] = e.what();
+    run["error"] = what;
     run["summary"] = {{"steps", state.step - first_step}, {"sim_time", state.t}};
     if (recorder) recorder->write_run_json(run);
+    if (diverged) throw DivergenceError(what);
     throw;
   }
   summary.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -1,5 +1,7 @@
 #include "model/state.h"
 
+#include "core/error.h"
+
 namespace graspsim {
 
 State make_state(const Model& model) {
@@ -9,6 +11,19 @@ State make_state(const Model& model) {
   s.act = VecX::Zero(static_cast<Eigen::Index>(model.actuators.size()));
   s.rng.seed(model.options.seed);
   return s;
+}
+
+void require_finite_state(const Model& model, const VecX& q, const VecX& v, const std::string& when) {
+  if (q.allFinite() && v.allFinite()) return;
+  std::string where = "the state";
+  for (const Joint& j : model.joints)
+    if (!q.segment(j.qadr, j.nq).allFinite() || !v.segment(j.vadr, j.nv).allFinite()) {
+      where = "joint '" + j.name + "' of body '" + model.bodies[j.body].name + "'";
+      break;
+    }
+  throw DivergenceError((when.empty() ? "" : when + ": ") + "the simulation diverged (" + where +
+                        " became non-finite): the scene is too stiff or too fast for options.dt = " + show(model.options.dt) +
+                        " s; a smaller dt, softer contacts or gains, or another solver may fix it");
 }
 
 }  // namespace graspsim

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "core/types.h"
@@ -27,5 +28,9 @@ struct State {
 
 // The model's initial state: q0, v0, t = 0.
 State make_state(const Model& model);
+
+// Throws DivergenceError when q or v holds a non-finite number, naming the first such joint
+// and its body, `when` (e.g. "step 12 at t = 0.12") and what to change.
+void require_finite_state(const Model& model, const VecX& q, const VecX& v, const std::string& when);
 
 }  // namespace graspsim

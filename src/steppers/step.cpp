@@ -63,9 +63,8 @@ void step(const Model& model, State& state, const Input& input, const Formulatio
   }
   const auto stop = std::chrono::steady_clock::now();
   if (result) result->wall_time_s = std::chrono::duration<double>(stop - start).count();
-  if (!state.q.allFinite() || !state.v.allFinite())
-    throw std::runtime_error("step " + std::to_string(state.step) + " at t = " + show(state.t) +
-                             ": the state became non-finite");
+  if (!state.q.allFinite() || !state.v.allFinite())  // (the message is built only then: a step allocates nothing)
+    require_finite_state(model, state.q, state.v, "step " + std::to_string(state.step) + " at t = " + show(state.t));
 }
 
 void step(const Model& model, State& state, const Input& input, Workspace& ws, StepResult* result) {

@@ -141,6 +141,25 @@ TEST(Cli, InsaneStepCountsAreBadInput) {
   EXPECT_EQ(ok.exit_code, 0) << ok.output;
 }
 
+// A simulation that diverges is the scene's problem, not an internal fault: exit 2, with the
+// file, the step, the joint and what to change; run.json says "failed" with the same text.
+// (Before: exit 1, "internal error: dynamics: the mass matrix is not positive definite".)
+TEST(Cli, DivergingSimulationIsBadInputNamingTheJoint) {
+  const fs::path out = fresh_dir("diverging");
+  const Result r = run_cli("run " + data("diverging_servo.yaml") + " --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  for (const std::string want : {"diverging_servo.yaml: step ", "the simulation diverged (joint 'hinge' of body 'arm' became non-finite)",
+                                 "options.dt = 0.01 s"})
+    EXPECT_NE(r.output.find(want), std::string::npos) << want << "\n" << r.output;
+  EXPECT_EQ(r.output.find("internal error"), std::string::npos) << r.output;
+  const std::string run_json = slurp(out / "run.json");
+  EXPECT_NE(run_json.find("\"failed\""), std::string::npos);
+  EXPECT_NE(run_json.find("the simulation diverged"), std::string::npos);
+  // At a dt it can integrate (omega = 6.3e4 rad/s; RK4 is stable below omega dt ~ 2.8), the same scene runs.
+  const Result ok = run_cli("run " + data("diverging_servo.yaml") + " --dt 2e-5 --duration 0.01 --out " + out.string());
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+}
+
 }  // namespace
 }  // namespace graspsim::cli_test
 

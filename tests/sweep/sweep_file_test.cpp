@@ -47,6 +47,15 @@ TEST(SweepFile, GridJobsRunFormulationsThenGridWithTheLastParameterFastest) {
   EXPECT_THROW(sweep_job(s, 40), std::out_of_range);
 }
 
+TEST(SweepFile, ShippedExamplesLoad) {
+  EXPECT_EQ(load_sweep(kScenes + "sweeps/hold_grid.yaml").job_count(), 40);
+  EXPECT_EQ(load_sweep(kScenes + "sweeps/hold_grid_2f85.yaml").job_count(), 25);
+  const Sweep push = load_sweep(kScenes + "sweeps/push_randomized.yaml");
+  EXPECT_EQ(push.job_count(), 64);
+  EXPECT_EQ(push.reference.body, "box");
+  EXPECT_DOUBLE_EQ(push.parameters[2].base, 0.837);  // mass: scale multiplies the scene's value
+}
+
 TEST(SweepFile, FormulationsAndSamplesMultiplyTheJobs) {
   TempDir dir;
   const Sweep s = load_sweep(sweep_file(dir,
