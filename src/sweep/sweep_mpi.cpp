@@ -48,13 +48,9 @@ void open_results(const Sweep& sweep, const SweepOptions& options, const MpiSess
 }
 
 SweepOutcome dispatch(const Sweep& sweep, const SweepOptions& options, const MpiSession& mpi, SweepResults& results) {
-  SweepOutcome out;
-  out.total = sweep.job_count();
-  std::vector<long> pending;
-  for (long j = 0; j < out.total; ++j)
-    if (!results.done().count(j)) pending.push_back(j);
-  out.skipped = out.total - static_cast<long>(pending.size());
-  SweepProgress progress(out.total, out.skipped, options.quiet);
+  const std::vector<long> pending = results.pending(sweep);
+  const long skipped = sweep.job_count() - static_cast<long>(pending.size());
+  SweepProgress progress(sweep.job_count(), skipped, options.quiet);
   std::mutex mutex;
   std::size_t next = 0;
   long ran = 0;
@@ -107,10 +103,7 @@ SweepOutcome dispatch(const Sweep& sweep, const SweepOptions& options, const Mpi
   local.join();
   if (fault) std::rethrow_exception(fault);
   progress.finish();
-  out.ran = ran;
-  out.failed = results.failed();
-  out.interrupted = static_cast<long>(results.done().size()) < out.total;
-  return out;
+  return results.outcome(sweep, skipped, ran);
 }
 
 SweepOutcome work(const Sweep& sweep, const SweepOptions& options) {

@@ -141,6 +141,23 @@ void SweepResults::write(const nlohmann::json& line) {
   if (line.value("status", "") != "ok") ++failed_;
 }
 
+std::vector<long> SweepResults::pending(const Sweep& sweep) const {
+  std::vector<long> out;
+  for (long j = 0; j < sweep.job_count(); ++j)
+    if (!done_.count(j)) out.push_back(j);
+  return out;
+}
+
+SweepOutcome SweepResults::outcome(const Sweep& sweep, long skipped, long ran) const {
+  SweepOutcome o;
+  o.total = sweep.job_count();
+  o.skipped = skipped;
+  o.ran = ran;
+  o.failed = failed_;
+  o.interrupted = static_cast<long>(done_.size()) < o.total;
+  return o;
+}
+
 SweepProgress::SweepProgress(long total, long already_done, bool quiet)
     : total_(total), done_(already_done), start_done_(already_done), quiet_(quiet), tty_(isatty(STDERR_FILENO) != 0),
       start_(now_s()) {}
@@ -172,13 +189,9 @@ void SweepProgress::print(bool final) {
 
 SweepOutcome run_sweep(const Sweep& sweep, const SweepOptions& options) {
   SweepResults results(sweep, options.out, options.resume);
-  SweepOutcome out;
-  out.total = sweep.job_count();
-  std::vector<long> pending;
-  for (long j = 0; j < out.total; ++j)
-    if (!results.done().count(j)) pending.push_back(j);
-  out.skipped = out.total - static_cast<long>(pending.size());
-  SweepProgress progress(out.total, out.skipped, options.quiet);
+  const std::vector<long> pending = results.pending(sweep);
+  const long skipped = sweep.job_count() - static_cast<long>(pending.size());
+  SweepProgress progress(sweep.job_count(), skipped, options.quiet);
   const int threads = std::max(1, std::min<int>(options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency()),
                                                 static_cast<int>(std::max<std::size_t>(pending.size(), 1))));
   std::atomic<std::size_t> next{0};
@@ -208,10 +221,7 @@ SweepOutcome run_sweep(const Sweep& sweep, const SweepOptions& options) {
   for (auto& t : pool) t.join();
   if (fault) std::rethrow_exception(fault);
   progress.finish();
-  out.ran = ran;
-  out.failed = results.failed();
-  out.interrupted = static_cast<long>(results.done().size()) < out.total;
-  return out;
+  return results.outcome(sweep, skipped, ran);
 }
 
 }  // namespace graspsim

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -24,6 +25,11 @@ nlohmann::json run_sweep_job(const Sweep& sweep, long index, const std::function
 // job line's "wall" object, out of the metrics, so results compare bit for bit.
 bool is_timing_field(const std::string& name);
 
+struct SweepOutcome {
+  long total = 0, ran = 0, skipped = 0, failed = 0;
+  bool interrupted = false;
+};
+
 // DIR/results.jsonl: one line per finished job, appended and flushed as each finishes.
 // Opening it checks DIR/sweep.json against the sweep (a different sweep's results are never
 // mixed in) and, with resume, reads the jobs already done; a line cut short by a kill is
@@ -37,6 +43,10 @@ class SweepResults {
 
   const std::set<long>& done() const { return done_; }
   long failed() const { return failed_; }
+  // The jobs of `sweep` not in the file yet, in order.
+  std::vector<long> pending(const Sweep& sweep) const;
+  // The sweep's outcome after `ran` jobs ran here and `skipped` were in the file before.
+  SweepOutcome outcome(const Sweep& sweep, long skipped, long ran) const;
   // Appends one job line (thread-safe) and flushes it.
   void write(const nlohmann::json& line);
   std::filesystem::path path() const { return dir_ / "results.jsonl"; }
@@ -71,11 +81,6 @@ struct SweepOptions {
   bool resume = false;
   bool quiet = false;     // no progress line
   std::function<bool()> stop;  // e.g. SIGINT: no new jobs, jobs in flight dropped
-};
-
-struct SweepOutcome {
-  long total = 0, ran = 0, skipped = 0, failed = 0;
-  bool interrupted = false;
 };
 
 // The whole sweep on this machine, `threads` jobs at a time.

@@ -18,8 +18,8 @@ struct Result {
   std::string output;  // stdout and stderr together
 };
 
-inline Result run_cli(const std::string& args) {
-  const std::string cmd = std::string(GRASPSIM_CLI) + " " + args + " 2>&1";
+// Runs a shell command line (stdout and stderr captured together).
+inline Result run_command(const std::string& cmd) {
   Result r{-1, ""};
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) return r;
@@ -29,6 +29,8 @@ inline Result run_cli(const std::string& args) {
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
 }
+
+inline Result run_cli(const std::string& args) { return run_command(std::string(GRASPSIM_CLI) + " " + args + " 2>&1"); }
 
 inline std::string data(const std::string& name) { return std::string(GRASPSIM_SOURCE_DIR) + "/tests/cli/data/" + name; }
 

@@ -7,23 +7,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../common/sweep_results.h"
 #include "cli_util.h"
 
 namespace graspsim::test {
 namespace {
 
-std::map<long, std::string> comparable(const fs::path& file) {
-  std::map<long, std::string> out;
-  std::ifstream in(file);
-  for (std::string l; std::getline(in, l);) {
-    const nlohmann::json parsed = nlohmann::json::parse(l, nullptr, false);
-    if (parsed.is_discarded()) continue;  // (the line a kill cut)
-    nlohmann::json j = parsed;
-    for (auto it = j.begin(); it != j.end();) it = it.key().rfind("wall", 0) == 0 ? j.erase(it) : std::next(it);
-    EXPECT_TRUE(out.emplace(j["job"].get<long>(), j.dump()).second) << "job " << j["job"] << " twice in " << file;
-  }
-  return out;
-}
+const auto comparable = comparable_results;
+
 
 TEST(SweepCli, KilledSweepResumesWithoutRepeatingAJob) {
   const fs::path dir = fresh_dir("sweep_kill"), whole = fresh_dir("sweep_kill_whole");

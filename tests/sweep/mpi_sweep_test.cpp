@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../cli/cli_util.h"
+#include "../common/sweep_results.h"
 
 namespace graspsim::test {
 namespace {
@@ -17,31 +18,12 @@ namespace {
 const std::string kSweeps = std::string(GRASPSIM_SOURCE_DIR) + "/scenes/sweeps/";
 // As root (CI containers) OpenMPI wants both variables; --oversubscribe lets 2 ranks share
 // fewer cores.
-const std::string kMpirun = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np 2 --oversubscribe ";
-
-// Job -> line without the timings.
-std::map<long, std::string> comparable(const fs::path& file) {
-  std::map<long, std::string> out;
-  std::ifstream in(file);
-  for (std::string l; std::getline(in, l);) {
-    nlohmann::json j = nlohmann::json::parse(l);
-    for (auto it = j.begin(); it != j.end();) it = it.key().rfind("wall", 0) == 0 ? j.erase(it) : std::next(it);
-    EXPECT_TRUE(out.emplace(j["job"].get<long>(), j.dump()).second) << "job " << j["job"] << " twice in " << file;
-  }
-  return out;
-}
-
 Result run_mpi(const std::string& args) {
-  const std::string cmd = kMpirun + GRASPSIM_CLI + " " + args + " 2>&1";
-  Result r{-1, ""};
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return run_command("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np 2 --oversubscribe " +
+                     std::string(GRASPSIM_CLI) + " " + args + " 2>&1");
 }
+
+const auto comparable = comparable_results;
 
 TEST(SweepMpi, TwoRanksGiveWhatOneThreadGives) {
   for (const std::string name : {"hold_grid", "push_randomized"}) {
@@ -72,7 +54,9 @@ TEST(SweepMpi, StoppedSweepResumesWithoutRepeatingAJob) {
   ASSERT_EQ(first.exit_code, 0) << first.output;
   const Result stopped = run_mpi("sweep " + sweep + " --quiet --out " + out + " 2>&1 & pid=$!; sleep 1; kill -TERM $pid; wait $pid; exit $?");
   // (mpirun exits 1 when a rank exits non-zero, here 143; 0 if the sweep had already finished)
-  if (stopped.exit_code != 0) EXPECT_NE(stopped.output.find("finish it with --resume"), std::string::npos) << stopped.output;
+  if (stopped.exit_code != 0) {
+    EXPECT_NE(stopped.output.find("finish it with --resume"), std::string::npos) << stopped.output;
+  }
   const std::size_t done = comparable(fs::path(out) / "results.jsonl").size();
   const Result resumed = run_mpi("sweep " + sweep + " --resume --quiet --out " + out);
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;

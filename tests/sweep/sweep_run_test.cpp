@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../common/sweep_results.h"
 #include "../common/temp_dir.h"
 #include "sweep/sweep_report.h"
 #include "sweep/sweep_run.h"
@@ -22,6 +23,7 @@ namespace {
 
 using test::input_error;
 using test::TempDir;
+const auto comparable = test::comparable_results;
 namespace fs = std::filesystem;
 
 const std::string kScenes = std::string(GRASPSIM_SOURCE_DIR) + "/scenes/";
@@ -33,15 +35,6 @@ std::vector<nlohmann::json> lines_of(const fs::path& file) {
   return out;
 }
 
-// Job -> line without the timings: what must be bit-identical however the sweep ran.
-std::map<long, std::string> comparable(const fs::path& file) {
-  std::map<long, std::string> out;
-  for (nlohmann::json j : lines_of(file)) {
-    for (auto it = j.begin(); it != j.end();) it = it.key().rfind("wall", 0) == 0 ? j.erase(it) : std::next(it);
-    EXPECT_TRUE(out.emplace(j["job"].get<long>(), j.dump()).second) << "job " << j["job"] << " twice";
-  }
-  return out;
-}
 
 SweepOptions options_for(const TempDir& dir, const std::string& name, int threads) {
   SweepOptions o;
