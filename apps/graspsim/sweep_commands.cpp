@@ -44,6 +44,9 @@ int cmd_sweep(const SweepArgs& args, const std::function<bool()>& stop) {
     if (!root) return o.interrupted ? kSweepStopped : 0;
     std::printf("%s: %ld jobs: %ld ran here%s, %ld already done, %ld failed in all; results in %s/results.jsonl\n",
                 args.file.c_str(), o.total, o.ran, ranks ? " (all ranks)" : "", o.skipped, o.failed, args.out.c_str());
+    for (const auto& m : o.missing_metrics)
+      std::fprintf(stderr, "warning: %s: metric '%s' is in no job's summary (its value is null in every line)\n", args.file.c_str(),
+                   m.c_str());
     if (o.interrupted) {
       std::fprintf(stderr, "%s: stopped with %ld of %ld jobs done; finish it with --resume\n", args.file.c_str(),
                    o.skipped + o.ran, o.total);

@@ -119,7 +119,7 @@ SweepResults::SweepResults(const Sweep& sweep, const fs::path& dir, bool resume)
       pos = end + 1;
       if (j.is_discarded() || !j.contains("job") || !j["job"].is_number_integer())
         throw InputError(results.string() + ":" + std::to_string(lineno) + ": not a job line; --resume cannot trust this file");
-      if (done_.insert(j["job"].get<long>()).second && j.value("status", "") != "ok") ++failed_;
+      count(j);
     }
   } else {
     write_atomically(id_path, json_text(description, 2) + "\n");
@@ -137,8 +137,26 @@ void SweepResults::write(const nlohmann::json& line) {
   std::lock_guard lock(mutex_);
   if (std::fwrite(text.data(), 1, text.size(), file_) != text.size() || std::fflush(file_) != 0)
     throw std::runtime_error(path().string() + ": write failed");
-  done_.insert(line["job"].get<long>());
-  if (line.value("status", "") != "ok") ++failed_;
+  count(line);
+}
+
+void SweepResults::count(const nlohmann::json& line) {
+  if (!done_.insert(line["job"].get<long>()).second) return;
+  if (line.value("status", "") != "ok") {
+    ++failed_;
+    return;
+  }
+  if (const auto m = line.find("metrics"); m != line.end() && m->is_object())
+    for (const auto& [name, value] : m->items())
+      if (!value.is_null()) found_metrics_.insert(name);
+}
+
+std::vector<std::string> SweepResults::missing_metrics(const Sweep& sweep) const {
+  std::vector<std::string> out;
+  if (done_.size() == static_cast<std::size_t>(failed_)) return out;  // (no job ran through: nothing to say)
+  for (const auto& m : sweep.metrics)
+    if (!found_metrics_.count(m)) out.push_back(m);
+  return out;
 }
 
 std::vector<long> SweepResults::pending(const Sweep& sweep) const {
@@ -155,6 +173,7 @@ SweepOutcome SweepResults::outcome(const Sweep& sweep, long skipped, long ran) c
   o.ran = ran;
   o.failed = failed_;
   o.interrupted = static_cast<long>(done_.size()) < o.total;
+  o.missing_metrics = missing_metrics(sweep);
   return o;
 }
 

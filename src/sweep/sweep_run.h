@@ -28,6 +28,7 @@ bool is_timing_field(const std::string& name);
 struct SweepOutcome {
   long total = 0, ran = 0, skipped = 0, failed = 0;
   bool interrupted = false;
+  std::vector<std::string> missing_metrics;  // listed metrics no finished job's summary had (a typo?)
 };
 
 // DIR/results.jsonl: one line per finished job, appended and flushed as each finishes.
@@ -47,14 +48,19 @@ class SweepResults {
   std::vector<long> pending(const Sweep& sweep) const;
   // The sweep's outcome after `ran` jobs ran here and `skipped` were in the file before.
   SweepOutcome outcome(const Sweep& sweep, long skipped, long ran) const;
+  // The sweep's listed metrics that are null in every job that ran through.
+  std::vector<std::string> missing_metrics(const Sweep& sweep) const;
   // Appends one job line (thread-safe) and flushes it.
   void write(const nlohmann::json& line);
   std::filesystem::path path() const { return dir_ / "results.jsonl"; }
 
  private:
+  void count(const nlohmann::json& line);
+
   std::filesystem::path dir_;
   std::FILE* file_ = nullptr;
   std::set<long> done_;
+  std::set<std::string> found_metrics_;
   long failed_ = 0;
   std::mutex mutex_;
 };

@@ -132,6 +132,18 @@ TEST(SweepRun, FailedJobsAreRecordedWithTheirErrors) {
   EXPECT_NE(html.find("Failed jobs"), std::string::npos);
 }
 
+// A metric no summary has (a typo) is null in every line, and the outcome names it.
+TEST(SweepRun, MetricInNoSummaryIsReported) {
+  TempDir dir;
+  const Sweep s = load_sweep(dir.write("s.yaml", "scene: " + kScenes + "validation/grasp_hold.yaml\nset: {hold_s: 0.01}\n"
+                                                                    "metrics: [object_helld, final_bodies.object.pos.2]\n"));
+  const SweepOutcome o = run_sweep(s, options_for(dir, "out", 1));
+  ASSERT_EQ(o.missing_metrics, std::vector<std::string>{"object_helld"});
+  const auto line = nlohmann::json::parse(comparable(fs::path(dir.path("out")) / "results.jsonl").at(0));
+  EXPECT_TRUE(line["metrics"]["object_helld"].is_null());
+  EXPECT_TRUE(line["metrics"]["final_bodies.object.pos.2"].is_number());
+}
+
 TEST(SweepRun, ReportDrawsEachParameterAndTheRealPush) {
   TempDir dir;
   const Sweep grid = load_sweep(kScenes + "sweeps/hold_grid.yaml");
