@@ -283,6 +283,11 @@ nlohmann::json run_header(const Scene& scene, const std::optional<Formulation>& 
   return j;
 }
 
+std::string divergence_message(const std::string& scene_path, const State& state, const std::string& what) {
+  return scene_path + ": " +
+         (what.rfind("step ", 0) == 0 ? what : "step " + std::to_string(state.step + 1) + " from t = " + show(state.t) + ": " + what);
+}
+
 RunSummary run_scene(const Scene& scene, const RunOptions& options) {
   const Model& model = *scene.model;
   const long nsteps = step_count(scene);  // (before anything is written)
@@ -341,9 +346,7 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
     // the state itself, not inside an integrator's stage).
     const bool diverged = dynamic_cast<const DivergenceError*>(&e) != nullptr;
     std::string what = e.what();
-    if (diverged)
-      what = scene.path + ": " +
-             (what.rfind("step ", 0) == 0 ? what : "step " + std::to_string(state.step + 1) + " from t = " + show(state.t) + ": " + what);
+    if (diverged) what = divergence_message(scene.path, state, what);
     run["status"] = "failed";
     run["error"] = what;
     run["summary"] = {{"steps", state.step - first_step}, {"sim_time", state.t}};

@@ -55,6 +55,10 @@ struct RunSummary {
 // says so (status "failed") and the exception propagates; rows written so far stay on disk.
 RunSummary run_scene(const Scene& scene, const RunOptions& options);
 
+// A DivergenceError's message as the run reports it: the scene file, then the step and time
+// (when the stepper's own message does not start with them), then what diverged.
+std::string divergence_message(const std::string& scene_path, const State& state, const std::string& what);
+
 // The run.json header: versions, the scene as resolved, options (the formulation: the scene's
 // unless given) and parameters.
 nlohmann::json run_header(const Scene& scene, const std::optional<Formulation>& formulation = {});

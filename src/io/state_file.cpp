@@ -108,12 +108,7 @@ class Reader {
 
 // ---- the model's fingerprint ------------------------------------------------------------
 
-struct Fingerprint {
-  std::uint32_t nq = 0, nv = 0, nact = 0, nbody = 0, njoint = 0, ngeom = 0;
-  std::uint64_t hash = 0;
-  std::vector<std::string> bodies, joints, geoms, actuators;
-  std::vector<std::uint8_t> joint_types, geom_types;
-};
+using Fingerprint = StateFingerprint;
 
 Fingerprint fingerprint(const Model& m) {
   Fingerprint f;
@@ -291,7 +286,7 @@ void save_state(const std::filesystem::path& path, const Model& model, const Sta
   write_atomically(path, w.buf);
 }
 
-State load_state(const std::filesystem::path& path, const Model& model) {
+SavedState read_state(const std::filesystem::path& path) {
   const std::string file = path.string();
   const std::string data = read_file(path);
 
@@ -321,23 +316,25 @@ State load_state(const std::filesystem::path& path, const Model& model) {
     throw InputError(file + ": checksum mismatch: the state file is corrupt");
 
   Reader r(data, kHeaderSize, end, file);
-  check_model(read_fingerprint(r), model, file);
-
-  State s;
+  SavedState saved;
+  saved.file = file;
+  saved.fingerprint = read_fingerprint(r);
+  State& s = saved.state;
   s.t = r.f64("t");
   s.step = r.u64("the step count");
   s.q = r.vec("q");
   s.v = r.vec("v");
   s.act = r.vec("act");
   if (version >= 2) s.step_size = r.f64("the step size");
-  auto check_size = [&](const VecX& x, const char* name, int n) {
-    if (x.size() != n)
-      throw InputError(file + ": " + name + " has " + std::to_string(x.size()) + " entries, the model needs " +
+  const StateFingerprint& f = saved.fingerprint;
+  auto check_size = [&](const VecX& x, const char* name, std::uint32_t n) {
+    if (x.size() != static_cast<Eigen::Index>(n))
+      throw InputError(file + ": " + name + " has " + std::to_string(x.size()) + " entries, its model " +
                        std::to_string(n));
   };
-  check_size(s.q, "q", model.nq);
-  check_size(s.v, "v", model.nv);
-  check_size(s.act, "act", static_cast<int>(model.actuators.size()));
+  check_size(s.q, "q", f.nq);
+  check_size(s.v, "v", f.nv);
+  check_size(s.act, "act", f.nact);
   require_finite(s.t, file, "t");
   require_finite(s.q, file, "q");
   require_finite(s.v, file, "v");
@@ -371,9 +368,10 @@ State load_state(const std::filesystem::path& path, const Model& model) {
       throw InputError(file + ": contact slot " + std::to_string(i) + " has a live flag of " + std::to_string(l));
     live[i] = static_cast<char>(l);
     const ContactKey& k = slots[i].key;
-    if (l && (k.geom_a < 0 || k.geom_a >= model.ngeom() || k.geom_b < 0 || k.geom_b >= model.ngeom()))
+    const auto ngeom = static_cast<std::int32_t>(f.ngeom);
+    if (l && (k.geom_a < 0 || k.geom_a >= ngeom || k.geom_b < 0 || k.geom_b >= ngeom))
       throw InputError(file + ": contact slot " + std::to_string(i) + " refers to geoms " + std::to_string(k.geom_a) +
-                       " and " + std::to_string(k.geom_b) + ", the model has " + std::to_string(model.ngeom()));
+                       " and " + std::to_string(k.geom_b) + ", its model has " + std::to_string(ngeom));
   }
   s.contacts.assign(std::move(slots), std::move(live));
 
@@ -387,7 +385,14 @@ State load_state(const std::filesystem::path& path, const Model& model) {
     throw InputError(file + ": the random generator state is not readable");
   if (r.left() != 0)
     throw InputError(file + ": " + std::to_string(r.left()) + " unread bytes before the checksum (a corrupt file)");
-  return s;
+  return saved;
 }
+
+State bind_state(SavedState saved, const Model& model) {
+  check_model(saved.fingerprint, model, saved.file);
+  return std::move(saved.state);
+}
+
+State load_state(const std::filesystem::path& path, const Model& model) { return bind_state(read_state(path), model); }
 
 }  // namespace graspsim

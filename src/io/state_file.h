@@ -35,6 +35,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "model/model.h"
 #include "model/state.h"
@@ -42,6 +44,22 @@
 namespace graspsim {
 
 inline constexpr std::uint32_t kStateFileVersion = 2;
+
+// What a state file says of its model (the fingerprint above).
+struct StateFingerprint {
+  std::uint32_t nq = 0, nv = 0, nact = 0, nbody = 0, njoint = 0, ngeom = 0;
+  std::uint64_t hash = 0;
+  std::vector<std::string> bodies, joints, geoms, actuators;
+  std::vector<std::uint8_t> joint_types, geom_types;
+};
+
+// A state file read without its model, to be bound to one later (Python's
+// graspsim.State.load(path)): every check that needs no model is done.
+struct SavedState {
+  std::string file;
+  State state;
+  StateFingerprint fingerprint;
+};
 
 // Writes `state` of `model` to `path` atomically: a temporary file next to it, flushed to
 // disk, then renamed over `path`. Throws InputError naming the file if it cannot be written.
@@ -52,5 +70,10 @@ void save_state(const std::filesystem::path& path, const Model& model, const Sta
 // corrupt (checksum), of another model (the message names the size or name that differs),
 // or holds non-finite numbers or out-of-range contact keys.
 State load_state(const std::filesystem::path& path, const Model& model);
+
+// load_state in two halves: read_state checks the file alone (the errors above that do not
+// name the model); bind_state checks that it is a state of `model` and returns it.
+SavedState read_state(const std::filesystem::path& path);
+State bind_state(SavedState saved, const Model& model);
 
 }  // namespace graspsim
