@@ -20,6 +20,7 @@
 #include "io/state_file.h"
 #include "mcube_commands.h"
 #include "sweep_commands.h"
+#include "view_command.h"
 
 namespace gs = graspsim;
 
@@ -231,6 +232,8 @@ int main(int argc, char** argv) {
   SweepArgs sweep_args;
   SweepReportArgs sweep_report_args;
   add_sweep_commands(app, sweep_args, sweep_report_args);
+  ViewArgs view_args;
+  add_view_command(app, view_args);
 
   try {
     app.parse(argc, argv);
@@ -254,6 +257,11 @@ int main(int argc, char** argv) {
       return rc == kSweepStopped ? 128 + static_cast<int>(g_stop_signal) : rc;
     }
     if (app.got_subcommand("sweep-report")) return cmd_sweep_report(sweep_report_args);
+    if (app.got_subcommand("view")) {
+      std::signal(SIGINT, on_stop_signal);
+      std::signal(SIGTERM, on_stop_signal);
+      return cmd_view(view_args, [] { return g_stop_signal != 0; });
+    }
   } catch (const gs::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;

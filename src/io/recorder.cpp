@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "io/atomic_file.h"
+#include "io/geometry_file.h"
 #include "io/json_text.h"
 #include "kinematics/kinematics.h"
 
@@ -70,7 +71,10 @@ Recorder::Recorder(const std::filesystem::path& dir, const Model& model, const R
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
   require(!ec, dir_.string(), "cannot create output directory: " + ec.message());
-  if (options_.bodies) bodies_ = open_csv(dir_ / "bodies.csv", "t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n");
+  if (options_.bodies) {
+    bodies_ = open_csv(dir_ / "bodies.csv", "t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n");
+    write_geometry_file(dir_ / "geometry.json", model);  // what the viewer draws them with
+  }
   if (options_.joints) joints_ = open_csv(dir_ / "joints.csv", "t,joint,q,v,effort\n");
   if (options_.contacts)
     contacts_ = open_csv(dir_ / "contacts.csv",
