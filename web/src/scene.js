@@ -158,12 +158,14 @@ export class RunView {
       return [p[0] + Math.cos(d) * dx - Math.sin(d) * dy, p[1] + Math.sin(d) * dx + Math.cos(d) * dy, (yawDeg * Math.PI) / 180 + d];
     };
     this.track = tr.map((r) => [r[0], ...toWorld(r[4], r[5], r[6])]);
-    const line = new THREE.Line(new THREE.BufferGeometry().setFromPoints(this.track.map((r) => new THREE.Vector3(r[1], r[2], p[2]))),
+    // (on the floor under the object, where the box does not hide it)
+    const line = new THREE.Line(new THREE.BufferGeometry().setFromPoints(this.track.map((r) => new THREE.Vector3(r[1], r[2], 5e-4))),
       new THREE.LineBasicMaterial({ color: 0xd62728 }));
     line.name = 'real track';
     this.scene.add(line);
     this.ghost = this.bodies[object].clone();
     this.ghost.traverse((m) => { if (m.isMesh) m.material = new THREE.MeshStandardMaterial({ color: 0xd62728, transparent: true, opacity: 0.4 }); });
+    this.ghost.scale.setScalar(1.01);  // just outside the simulated object where they coincide
     this.ghostZ = p[2];
     this.scene.add(this.ghost);
   }

@@ -182,6 +182,22 @@ test('side by side: two formulations of one scene in step', async () => {
   }
 });
 
+test('an MCube validation folder: the simulated push beside the real track', async () => {
+  const push = join(root, '../shared/data/mcube-push/plywood/rect1/motion_surface=plywood_shape=rect1_a=0_v=100_i=0.000_s=0.000_t=0.000.json');
+  const out = join(tmp, 'mcube');
+  const r = run(['validate', 'mcube', push, '--out', out]);
+  assert.equal(r.code, 0, r.err);
+  const dir = join(out, 'motion_surface=plywood_shape=rect1_a=0_v=100_i=0.000_s=0.000_t=0.000');
+  const exported = join(tmp, 'mcube_export');
+  assert.equal(run(['view', dir, '--export', exported]).code, 0);
+  const page = await open(pathToFileURL(join(exported, 'index.html')).href);
+  const s = await page.evaluate(() => window.graspsimViewer.setFrame(1e9));
+  assert.equal(s.runs[0].realTrack, true);
+  assert.equal(s.runs[0].bodies, 2);  // the object and the pusher
+  await page.screenshot({ path: join(artifacts, 'viewer-mcube.png') });
+  await page.close();
+});
+
 test('bad input: a folder without recordings, a missing viewer', () => {
   let r = run(['view', tmp]);
   assert.equal(r.code, 2);
