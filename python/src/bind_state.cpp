@@ -36,7 +36,8 @@ void require_same_structure(const Model& a, const Model& b) {
 void PyState::bind(const PyModel& m) {
   if (model.get() == &m.model()) return;
   if (!model) {
-    state = bind_state(std::move(*saved), m.model());
+    // Checked only: `state` keeps its memory (NumPy views of it stay valid) and any edits.
+    (void)bind_state(std::move(*saved), m.model());
     saved.reset();
   } else {
     require_same_structure(*model, m.model());

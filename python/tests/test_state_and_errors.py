@@ -19,9 +19,11 @@ def test_save_load_continues_to_the_same_bits(tmp_path):
     s.save(tmp_path / "s.bin")
     later = graspsim.State.load(tmp_path / "s.bin")  # bound to the model when first used
     assert later.t == s.t and later.q.tobytes() == s.q.tobytes()
+    q = later.q  # a view taken before binding stays a view of the state
     graspsim.step(model, s, steps=20)
     graspsim.step(model, later, steps=20)
     assert same(s, later)
+    assert q.tobytes() == s.q.tobytes()
     c = s.copy()
     graspsim.step(model, s, steps=5)
     graspsim.step(model, c, steps=5)
