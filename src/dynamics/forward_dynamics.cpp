@@ -4,6 +4,8 @@
 
 #include <Eigen/Cholesky>
 
+#include "core/error.h"
+
 #include "dynamics/actuation.h"
 #include "dynamics/dynamics.h"
 #include "model/state.h"
@@ -11,12 +13,20 @@
 namespace graspsim {
 namespace {
 
+// The model's masses and inertias are checked positive at load, so at a valid configuration
+// M is positive definite: one that is not comes from a state the integration made invalid (an
+// adaptive integrator's stage far off, a free body's quaternion collapsed). A divergence,
+// which an adaptive integrator answers with a smaller step.
+[[noreturn]] void not_positive_definite() {
+  throw DivergenceError("dynamics: the mass matrix is not positive definite at this configuration");
+}
+
 // Factors M = Lᵀ D L in place of its lower triangle (Featherstone's LTDL, RBDA 6.5). M_ij
 // is nonzero only when dof j is an ancestor of dof i (parent[] links), and L keeps that
 // pattern, so the cost is O(nv·depth²) instead of O(nv³) for a dense Cholesky.
 void factor_tree(MatX& H, const std::vector<int>& parent) {
   for (int k = static_cast<int>(H.rows()) - 1; k >= 0; --k) {
-    if (!(H(k, k) > 0.0)) throw std::runtime_error("dynamics: the mass matrix is not positive definite");
+    if (!(H(k, k) > 0.0)) not_positive_definite();
     for (int i = parent[k]; i >= 0; i = parent[i]) {
       const double a = H(k, i) / H(k, k);
       for (int j = i; j >= 0; j = parent[j]) H(i, j) -= a * H(k, j);
@@ -90,7 +100,7 @@ void ForwardDynamics::solve(const Model& model, const KinematicsData& kin, const
   }
   if (f.empty()) return;
   Eigen::LLT<Eigen::Ref<MatX>> llt(M_ff_);
-  if (llt.info() != Eigen::Success) throw std::runtime_error("dynamics: the mass matrix is not positive definite");
+  if (llt.info() != Eigen::Success) not_positive_definite();
   qacc_f_ = llt.solve(rhs_f_);
   for (size_t r = 0; r < f.size(); ++r) qacc[f[r]] = qacc_f_[static_cast<Eigen::Index>(r)];
 }

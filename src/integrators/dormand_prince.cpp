@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -223,8 +224,14 @@ void DormandPrince45::step(DerivativeRef f, double t_max) {
           << ", rtol " << opt_.rtol << "): the system is too stiff, discontinuous or singular there";
       throw DivergenceError(msg.str());
     }
-    attempt(f, h, t_new);
-    const double err = error_norm(h);
+    // A stage the dynamics cannot evaluate (it left the valid configurations) is a step too
+    // large, like a non-finite one: rejected, and retried smaller down to h_min.
+    double err = std::numeric_limits<double>::quiet_NaN();
+    try {
+      attempt(f, h, t_new);
+      err = error_norm(h);
+    } catch (const DivergenceError&) {
+    }
     if (err <= 1.0) {  // false for NaN: a non-finite step is rejected
       double factor = err > 0.0 ? std::clamp(opt_.safety * std::pow(err, -0.2), opt_.min_factor, opt_.max_factor)
                                 : opt_.max_factor;

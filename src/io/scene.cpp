@@ -75,10 +75,14 @@ Scene load_scene_labelled(const std::string& path, const std::vector<SceneOverri
   try {
     scene.model = builder.build();  // checks what is common
     validate_formulation(*scene.model, scene_formulation(*scene.model));  // and the chosen stepper its own
+    check_recording(root, *scene.model);
   } catch (const InputError& e) {
     if (has_location(e.what())) throw;
     throw InputError(locate(root, e.what(), path).str() + ": " + e.what());
   }
+  // (an empty file, or an include that was lost, leaves nothing to simulate)
+  if (scene.model->nbody() == 1 && scene.model->ngeom() == 0)
+    throw InputError(path + ": the scene has no bodies, geoms or robots: nothing to simulate");
   return scene;
 }
 

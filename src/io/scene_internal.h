@@ -30,6 +30,9 @@ void substitute_parameters(YamlNode& root, const ParameterValues& parameters);
 
 // scene_read.cpp: the resolved tree into the builder and the scene's run settings.
 void read_scene(const YamlNode& root, const std::string& scene_path, ModelBuilder& builder, Scene& scene);
+// The names under `recording:` (object, carrier, holders, configuration, normal_forces) exist
+// in the built model; throws InputError at the name's line.
+void check_recording(const YamlNode& root, const Model& model);
 
 // scene_trajectory.cpp: the `trajectories` section, read last (read_scene calls it): a model
 // built from what the builder holds, IK along each trajectory, and the generated commands

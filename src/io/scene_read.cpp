@@ -149,6 +149,21 @@ void read_recording(const YamlNode& m, RecordingOptions& r) {
   if (const YamlNode* v = m.find("contacts")) r.contacts = as_bool(*v, "contacts");
 }
 
+template <class T>
+std::vector<std::string> names_of(const std::vector<T>& items) {
+  std::vector<std::string> out;
+  for (const T& x : items) out.push_back(x.name);
+  return out;
+}
+
+// A name under `recording:` that the model lacks, told at the name's own line.
+void require_name(const YamlNode& node, const std::string& key, const char* kind, int index,
+                  const std::vector<std::string>& names) {
+  if (index >= 0) return;
+  throw InputError(node.loc.str() + ": recording: " + key + ": no " + kind + " named '" + node.scalar + "'" +
+                   did_you_mean(node.scalar, names));
+}
+
 GeomDef read_geom(const YamlNode& g, const std::string& body, const std::string& section) {
   expect_map(g, "geoms");
   check_keys(g, section, {"name", "type", "size", "pos", "quat", "euler_deg", "mesh", "material", "density", "group",
@@ -334,6 +349,21 @@ void read_robot(const YamlNode& r, const std::string& section, const std::string
 }
 
 }  // namespace
+
+void check_recording(const YamlNode& root, const Model& model) {
+  const YamlNode* r = root.find("recording");
+  if (!r || !r->is_map()) return;
+  const auto bodies = names_of(model.bodies), geoms = names_of(model.geoms), joints = names_of(model.joints);
+  for (const char* key : {"object", "carrier"})
+    if (const YamlNode* v = r->find(key)) require_name(*v, key, "body", model.find_body(v->scalar), bodies);
+  if (const YamlNode* v = r->find("holders"))
+    for (const YamlNode& h : v->items) require_name(h, "holders", "body", model.find_body(h.scalar), bodies);
+  if (const YamlNode* v = r->find("configuration"))
+    for (const YamlNode& j : v->items) require_name(j, "configuration", "joint", model.find_joint(j.scalar), joints);
+  if (const YamlNode* v = r->find("normal_forces"))
+    for (const YamlNode& pair : v->items)
+      for (const YamlNode& g : pair.items) require_name(g, "normal_forces", "geom", model.find_geom(g.scalar), geoms);
+}
 
 void read_scene(const YamlNode& root, const std::string& scene_path, ModelBuilder& builder, Scene& scene) {
   check_keys(root, "the scene",

@@ -121,8 +121,15 @@ YamlNode load_yaml_file(const std::string& path) {
   std::stringstream text;
   text << in.rdbuf();
   try {
+    // A scene is one document. yaml-cpp ends the first one silently where a line is indented
+    // less than the first key (" duration: 1" then "bodies:"), so a second one is an error.
+    const std::vector<YAML::Node> docs = YAML::LoadAll(text.str());
+    if (docs.size() > 1)
+      throw InputError(path + ":" + std::to_string(docs[1].Mark().line + 1) +
+                       ": the scene's YAML ends before this line (a '---', or the first key indented deeper than "
+                       "this one): a scene file holds one document");
     Budget budget;
-    return convert(YAML::Load(text.str()), path, {}, budget);
+    return convert(docs.empty() ? YAML::Node() : docs[0], path, {}, budget);
   } catch (const YAML::Exception& e) {
     throw InputError(syntax_error(path, e));
   }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "integrators/integrators.h"
 #include "ode_systems.h"
 
@@ -172,6 +173,31 @@ TEST(DormandPrince45, FsalSixEvaluationsPerAttemptAndRejectionsCounted) {
     EXPECT_EQ(osc.calls, s.evaluations);
     EXPECT_EQ(s.evaluations, (guess ? 2 : 1) + 6 * (s.accepted + s.rejected));
   }
+}
+
+// A stage the dynamics cannot evaluate (DivergenceError: the forward dynamics met a state it
+// cannot use, e.g. a mass matrix that is not positive definite) rejects the step, which is
+// retried smaller, instead of ending the run. Here the oscillator's dynamics refuse stages
+// beyond |q| = 1.05 while the solution stays within 1; a first step of 1.5 s overshoots.
+// Found by scripts/message-census (a penalty grasp's first step, exit 1 before).
+TEST(DormandPrince45, AStageTheDynamicsRefuseIsARejectedStep) {
+  test::Oscillator osc;
+  auto refusing = [&](double t, const VecX& q, const VecX& v, const VecX& z, VecX& vdot, VecX& zdot) {
+    if (std::abs(q[0]) > 1.05) throw DivergenceError("dynamics: not here");
+    osc(t, q, v, z, vdot, zdot);
+  };
+  Rk45Options o = tolerances(1e-8);
+  o.h_initial = 1.5;
+  DormandPrince45 rk(euclidean_space(1), o);
+  rk.reset(oscillator_start());
+  while (rk.t() < 3.0) rk.step(refusing, 3.0);
+  EXPECT_GE(rk.stats().rejected, 1);
+  EXPECT_NEAR(rk.state().q[0], osc.q(1.0, 0.0, 3.0), 1e-6);
+  // A stage that stays refused down to the minimum step is a divergence for the caller.
+  auto never = [](double, const VecX&, const VecX&, const VecX&, VecX&, VecX&) { throw DivergenceError("never"); };
+  DormandPrince45 stuck(euclidean_space(1), tolerances(1e-8));
+  stuck.reset(oscillator_start());
+  EXPECT_THROW(stuck.step(never, 1.0), DivergenceError);
 }
 
 struct StepRecord {

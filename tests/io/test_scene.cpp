@@ -84,6 +84,7 @@ TEST(Scene, ParametersMayUseEachOtherInAnyOrder) {
   c: ${d} + 1        # uses a later one
   d: =${b}^2
   e: -1.5e-3
+geoms: [{type: plane}]
 )"));
   EXPECT_EQ(s.parameters, (std::map<std::string, double>{{"a", 2}, {"b", 6}, {"c", 37}, {"d", 36}, {"e", -1.5e-3}}));
   EXPECT_EQ(s.resolved["parameters"]["d"], 36);
@@ -264,6 +265,7 @@ TEST(Scene, WordParametersPasteIntoEnumKeys) {
   const std::string path = dir.write("s.yaml", R"(parameters: {friction_model: box, solver: split, mu: 0.3}
 options: {stepper: spook, solver: "${solver}"}
 default_contact: {friction: "${mu}", friction_model: "${friction_model}"}
+geoms: [{type: plane}]
 )");
   const Scene s = load_scene(path);
   EXPECT_EQ(s.model->default_contact.spook.friction_model, FrictionModel::Box);

@@ -80,7 +80,24 @@ TEST(SceneErrors, ValuesBeyondTheEnginesLimits) {
   EXPECT_NO_THROW(load_scene(TempDir().write("s.yaml", "bodies:\n  - {name: b, mass: 1, inertia: [1, 1, 1], joint: {type: "
                                                         "prismatic, axis: [1, 0, 0], limits: [-1e300, .inf]}}\n")));
   // A seed is an integer up to 2^53, above the limit for physical values.
-  EXPECT_NO_THROW(load_scene(TempDir().write("s.yaml", "options: {seed: 9007199254740992}\n")));
+  EXPECT_NO_THROW(load_scene(TempDir().write("s.yaml", "options: {seed: 9007199254740992}\ngeoms: [{type: plane}]\n")));
+}
+
+// Found by scripts/message-census: names under `recording:` were checked only when a run
+// started, without file or line; a first key indented deeper than the next silently ended
+// the scene there; a scene with nothing in it (a lost include) ran.
+TEST(SceneErrors, RecordingNamesIndentationAndEmptyScenes) {
+  const std::string box = "bodies:\n  - {name: box, joint: free, mass: 1, geoms: [{name: g, type: sphere, size: [0.1]}]}\n";
+  EXPECT_CONTAINS(error_of(box + "recording:\n  object: bx\n"),
+                  "s.yaml:4: recording: object: no body named 'bx' (did you mean 'box'?)");
+  EXPECT_CONTAINS(error_of(box + "recording:\n  holders: [box, finger]\n"), "s.yaml:4: recording: holders: no body named 'finger'");
+  EXPECT_CONTAINS(error_of(box + "recording:\n  normal_forces: [[g, h]]\n"), "s.yaml:4: recording: normal_forces: no geom named 'h'");
+  EXPECT_CONTAINS(error_of(box + "recording:\n  configuration: [x]\n"), "s.yaml:4: recording: configuration: no joint named 'x'");
+  EXPECT_CONTAINS(error_of(" duration: 1\n" + box), "s.yaml:2: the scene's YAML ends before this line");
+  EXPECT_CONTAINS(error_of("duration: 1\n---\n" + box), "s.yaml:3: the scene's YAML ends before this line");
+  EXPECT_CONTAINS(error_of(""), "s.yaml: the scene has no bodies, geoms or robots: nothing to simulate");
+  EXPECT_CONTAINS(error_of("parameters: {a: 1}\noptions: {dt: 0.01}\n"), "nothing to simulate");
+  EXPECT_NO_THROW(load_scene(TempDir().write("s.yaml", box + "recording: {object: box, holders: [box]}\n")));
 }
 
 // The model's own checks carry the line of the key they are about, and numbers are short.
