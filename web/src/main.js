@@ -112,13 +112,26 @@ function setup(runs) {
     play.textContent = playing ? 'pause' : 'play';
   };
   slider.oninput = () => { playing = false; play.textContent = 'play'; show(t0 + ((t1 - t0) * slider.value) / 1000); };
+  // Space plays or pauses; the arrow keys step one recorded frame of the first run.
+  window.addEventListener('keydown', (e) => {
+    if (e.target.tagName === 'INPUT' || e.target.tagName === 'SELECT') return;
+    if (e.key === ' ') { e.preventDefault(); play.onclick(); }
+    if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+      const f = frameAt(times, t) + (e.key === 'ArrowRight' ? 1 : -1);
+      playing = false;
+      play.textContent = 'play';
+      show(times[Math.max(0, Math.min(times.length - 1, f))]);
+    }
+  });
   document.getElementById('traces').onchange = (e) => views.forEach((v) => { v.traces.visible = e.target.checked; });
   document.getElementById('collision').onchange = (e) => views.forEach((v) => v.showCollision(e.target.checked));
 
   const panels = document.getElementById('summaries');
   for (const v of views) panels.append(el('pre', { className: 'summary' }, summaryText(v.run)));
+  const scale = views.map((v) => `${(1000 * v.forceScale).toPrecision(2)} mm`).join(' / ');
   document.getElementById('status').textContent =
-    views.length === 2 ? `${views[0].run.name} (left) and ${views[1].run.name} (right), in step` : views[0].run.name;
+    `${views.length === 2 ? `${views[0].run.name} (left) and ${views[1].run.name} (right), in step` : views[0].run.name}` +
+    `  ·  arrows: contact force on body B, 1 N = ${scale}  ·  space: play/pause, ←/→: one frame`;
 
   show(t0);
   render();
