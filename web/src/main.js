@@ -45,6 +45,9 @@ function summaryText(run) {
 
 function setup(runs) {
   const views = runs.map((r) => new RunView(r));
+  // Side by side, one arrow scale: equal forces draw equal arrows.
+  const forceScale = Math.min(...views.map((v) => v.forceScale));
+  for (const v of views) v.forceScale = forceScale;
   const canvas = document.getElementById('view');
   const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
   renderer.setPixelRatio(window.devicePixelRatio);
@@ -128,7 +131,7 @@ function setup(runs) {
 
   const panels = document.getElementById('summaries');
   for (const v of views) panels.append(el('pre', { className: 'summary' }, summaryText(v.run)));
-  const scale = views.map((v) => `${(1000 * v.forceScale).toPrecision(2)} mm`).join(' / ');
+  const scale = `${(1000 * forceScale).toPrecision(2)} mm`;
   document.getElementById('status').textContent =
     `${views.length === 2 ? `${views[0].run.name} (left) and ${views[1].run.name} (right), in step` : views[0].run.name}` +
     `  ·  arrows: contact force on body B, 1 N = ${scale}  ·  space: play/pause, ←/→: one frame`;
