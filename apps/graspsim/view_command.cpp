@@ -109,15 +109,10 @@ int serve(const std::vector<fs::path>& dirs, const fs::path& web, const ViewArgs
           const std::function<bool()>& stop) {
   httplib::Server server;
   const std::string data = data_js(dirs, false);
-  server.Get("/", [web](const httplib::Request&, httplib::Response& res) {
-    res.set_content(read_file(web / "index.html"), content_type(".html"));
-  });
-  server.Get("/viewer.js", [web](const httplib::Request&, httplib::Response& res) {
-    res.set_content(read_file(web / "viewer.js"), content_type(".js"));
-  });
-  server.Get("/index.html", [web](const httplib::Request&, httplib::Response& res) {
-    res.set_content(read_file(web / "index.html"), content_type(".html"));
-  });
+  for (const auto& [route, file] : {std::pair{"/", "index.html"}, {"/index.html", "index.html"}, {"/viewer.js", "viewer.js"}})
+    server.Get(route, [path = web / file](const httplib::Request&, httplib::Response& res) {
+      res.set_content(read_file(path), content_type(path.string()));
+    });
   server.Get("/data.js", [data](const httplib::Request&, httplib::Response& res) {
     res.set_content(data, content_type(".js"));
   });

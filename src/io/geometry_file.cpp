@@ -32,7 +32,7 @@ nlohmann::json geometry_json(const Model& model) {
                         {"pos", vec(g.X_body_geom.p)},
                         {"quat", {rounded(q.w()), rounded(q.x()), rounded(q.y()), rounded(q.z())}},
                         {"size", vec(g.size)},
-                        {"collides", g.group != 0 && g.mask != 0}};
+                        {"collides", !g.never_collides()}};
     if (g.mesh >= 0) j["mesh"] = g.mesh;
     geoms.push_back(std::move(j));
   }

@@ -131,6 +131,8 @@ struct Geom {
   int material = 0;              // index into Model::materials
   // Two geoms may touch iff (a.group & b.mask) && (b.group & a.mask).
   std::uint32_t group = 1, mask = 0xffffffffu;
+  // Touches nothing whatever the other geom (MJCF contype = conaffinity = 0: drawn only).
+  bool never_collides() const { return group == 0 || mask == 0; }
   double margin = 0.0;           // report pairs closer than this as near contacts (m)
 };
 

@@ -22,7 +22,7 @@ PenaltyGeometry::PenaltyGeometry(const Model& model) : shapes_(model.geoms.size(
   for (int g = 0; g < model.ngeom(); ++g) {
     const Geom& geom = model.geoms[g];
     Shape& s = shapes_[g];
-    s.drawn_only = geom.group == 0 || geom.mask == 0;  // MJCF contype = conaffinity = 0: never overlaps
+    s.drawn_only = geom.never_collides();
     if (s.drawn_only) continue;
     if (geom.type == GeomType::Plane) {
       s.plane = s.convex = true;
