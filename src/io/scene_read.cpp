@@ -10,6 +10,7 @@
 #include "io/scene_fields.h"
 #include "io/scene_internal.h"
 #include "robots/robot_file.h"
+#include "collision/extrusion.h"
 #include "collision/mesh_io.h"
 
 namespace graspsim::scene_detail {
@@ -164,15 +165,70 @@ void require_name(const YamlNode& node, const std::string& key, const char* kind
                    did_you_mean(node.scalar, names));
 }
 
-GeomDef read_geom(const YamlNode& g, const std::string& body, const std::string& section) {
+void read_geom_common(const YamlNode& g, GeomDef& d) {
+  d.pose = read_pose(g);
+  if (const YamlNode* v = g.find("material")) d.material = as_string(*v, "material");
+  if (const YamlNode* v = g.find("density")) d.density = as_number(*v, "density");
+  if (const YamlNode* v = g.find("group")) d.group = as_uint32(*v, "group");
+  if (const YamlNode* v = g.find("mask")) d.mask = as_uint32(*v, "mask");
+  if (const YamlNode* v = g.find("margin")) d.margin = as_number(*v, "margin");
+}
+
+// `type: extrusion`: an outline in the geom's xy plane extruded over `height`, centred on z = 0.
+// It becomes convex_mesh geoms, one per convex piece of the outline (collision/extrusion.h):
+// `name` when the outline is convex, `name/0`, `name/1`, ... when it is not.
+void add_extrusion(const YamlNode& g, const std::string& body, const std::string& section, ModelBuilder& builder) {
+  check_keys(g, section, {"name", "type", "outline", "height", "pos", "quat", "euler_deg", "material", "density",
+                          "group", "mask", "margin"});
+  GeomDef d;
+  d.body = body;
+  d.source = g.loc.str();
+  d.type = GeomType::ConvexMesh;
+  if (const YamlNode* v = g.find("name")) d.name = as_string(*v, "name");
+  read_geom_common(g, d);
+  const YamlNode& h = require_key(g, "height", section + " of type extrusion");
+  const double height = as_number(h, "height");
+  if (!(height > 0)) throw InputError(h.loc.str() + ": key 'height' must be positive, got " + show(height));
+  const YamlNode& o = require_key(g, "outline", section + " of type extrusion");
+  expect_sequence(o, "outline");
+  Outline points;
+  for (const YamlNode& p : o.items) {
+    const auto xy = as_numbers(p, "outline", {2});
+    points.emplace_back(xy[0], xy[1]);
+  }
+  std::vector<Outline> pieces;
+  try {
+    pieces = convex_pieces(simple_outline(points));
+  } catch (const InputError& e) {
+    throw InputError(o.loc.str() + ": " + section + ": " + e.what());
+  }
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    GeomDef piece = d;
+    if (pieces.size() > 1 && !d.name.empty()) piece.name = d.name + "/" + std::to_string(k);
+    piece.mesh = "extrusion " + body + " " + d.source + " " + std::to_string(k);
+    builder.add_mesh(std::make_shared<const Mesh>(extrude(pieces[k], height, piece.mesh)));
+    builder.add_geom(std::move(piece));
+  }
+}
+
+void add_geom(const YamlNode& g, const std::string& body, const std::string& section, ModelBuilder& builder) {
   expect_map(g, "geoms");
+  if (const YamlNode* t = g.find("type"); t && t->is_scalar() && t->scalar == "extrusion")
+    return add_extrusion(g, body, section, builder);
+  const YamlNode& type = require_key(g, "type", section);
+  if (type.is_scalar() && !from_string<GeomType>(type.scalar)) {
+    std::vector<std::string> names;
+    for (const auto& [value, name] : EnumNames<GeomType>::table) names.emplace_back(name);
+    names.emplace_back("extrusion");
+    unknown_value(type, "type", type.scalar, names);
+  }
   check_keys(g, section, {"name", "type", "size", "pos", "quat", "euler_deg", "mesh", "material", "density", "group",
                           "mask", "margin"});
   GeomDef d;
   d.body = body;
   d.source = g.loc.str();
   if (const YamlNode* v = g.find("name")) d.name = as_string(*v, "name");
-  d.type = as_enum<GeomType>(require_key(g, "type", section), "type");
+  d.type = as_enum<GeomType>(type, "type");
   const bool is_mesh = d.type == GeomType::ConvexMesh || d.type == GeomType::TriangleMesh;
   const size_t nsize = d.type == GeomType::Sphere ? 1 : d.type == GeomType::Box ? 3 : is_mesh || d.type == GeomType::Plane ? 0 : 2;
   const YamlNode* size = g.find("size");
@@ -185,13 +241,8 @@ GeomDef read_geom(const YamlNode& g, const std::string& body, const std::string&
   const YamlNode* mesh = g.find("mesh");
   if (is_mesh) d.mesh = as_string(require_key(g, "mesh", section), "mesh");
   else if (mesh) throw InputError(mesh->loc.str() + ": key 'mesh' applies only to convex_mesh and mesh geoms");
-  d.pose = read_pose(g);
-  if (const YamlNode* v = g.find("material")) d.material = as_string(*v, "material");
-  if (const YamlNode* v = g.find("density")) d.density = as_number(*v, "density");
-  if (const YamlNode* v = g.find("group")) d.group = as_uint32(*v, "group");
-  if (const YamlNode* v = g.find("mask")) d.mask = as_uint32(*v, "mask");
-  if (const YamlNode* v = g.find("margin")) d.margin = as_number(*v, "margin");
-  return d;
+  read_geom_common(g, d);
+  builder.add_geom(std::move(d));
 }
 
 void read_joint(const YamlNode& j, const std::string& section, JointDef& d) {
@@ -255,8 +306,7 @@ void read_body(const YamlNode& b, const std::string& section, ModelBuilder& buil
   if (const YamlNode* geoms = b.find("geoms"); geoms && !geoms->is_null()) {
     expect_sequence(*geoms, "geoms");
     for (size_t i = 0; i < geoms->items.size(); ++i)
-      builder.add_geom(read_geom(geoms->items[i], d.name,
-                                 section_name(geoms->items[i], "geom", "geoms of " + section, i)));
+      add_geom(geoms->items[i], d.name, section_name(geoms->items[i], "geom", "geoms of " + section, i), builder);
   }
   builder.add_body(std::move(d));
 }
@@ -407,7 +457,7 @@ void read_scene(const YamlNode& root, const std::string& scene_path, ModelBuilde
       throw InputError(meshes[i].loc.str() + ": " + section + " is defined twice");
   }
   const auto& geoms = items(root, "geoms");
-  for (size_t i = 0; i < geoms.size(); ++i) builder.add_geom(read_geom(geoms[i], "world", section_name(geoms[i], "geom", "geoms", i)));
+  for (size_t i = 0; i < geoms.size(); ++i) add_geom(geoms[i], "world", section_name(geoms[i], "geom", "geoms", i), builder);
   const auto& bodies = items(root, "bodies");
   for (size_t i = 0; i < bodies.size(); ++i) read_body(bodies[i], section_name(bodies[i], "body", "bodies", i), builder);
   const auto& acts = items(root, "actuators");
