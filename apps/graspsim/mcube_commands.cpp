@@ -103,50 +103,144 @@ void print_row(const nlohmann::json& r) {
 
 }  // namespace
 
+namespace {
+
+// One recording simulated into `out_dir`: its result row, or an error row (a bad file does not
+// stop a folder run: it is reported and counted).
+nlohmann::json validate_one(const std::string& path, ValidateOptions o, const fs::path& out_dir) {
+  try {
+    const PushFile f = read_push_file(path);
+    o.out_dir = out_dir;
+    const PushResult r = validate_push(f, o);
+    write_trace(o.out_dir, r.trace);
+    return to_json(r);
+  } catch (const std::exception& e) {
+    std::string what = e.what();
+    if (what.find(path) == std::string::npos) what = "MCube file '" + path + "': " + what;
+    return {{"file", path}, {"status", "error"}, {"error", what}};
+  }
+}
+
+// Writes a row to results.jsonl (flushed) and to stdout as JSON or as a line of text.
+void emit_row(const nlohmann::json& row, const McubeArgs& args, std::ofstream& jsonl) {
+  if (row["status"] != "ok") std::cerr << "error: " << row["error"].get<std::string>() << "\n";
+  jsonl << gs::json_text(row) << "\n" << std::flush;
+  if (args.json) std::printf("%s\n", gs::json_text(row).c_str());
+  else print_row(row);
+  std::fflush(stdout);
+}
+
+void print_summary(const nlohmann::json& s, const McubeArgs& args, const char* what) {
+  if (std::isfinite(s.value("median_pos_err_mm", std::nan(""))))
+    std::printf("%d files, %d failed; median final error%s %.2f mm, %.2f deg (results in %s)\n", s["files"].get<int>(),
+                s["failed"].get<int>(), what, s["median_pos_err_mm"].get<double>(), s.value("median_yaw_err_deg", 0.0),
+                args.out.c_str());
+  else  // (no file ran: there is no median to print)
+    std::printf("%d files, %d failed; no file ran (results in %s)\n", s["files"].get<int>(), s["failed"].get<int>(),
+                args.out.c_str());
+}
+
+// validate mcube --holdout BY: the fitted run (the surface table's friction, in out/fitted/), then
+// one fold per group, its friction fitted without the group's files and the group run with it.
+int validate_holdout(const McubeArgs& args, const std::vector<std::string>& paths, const ValidateOptions& base) {
+  std::vector<PushFile> files;
+  std::vector<std::string> kept;
+  std::vector<nlohmann::json> failed;
+  for (const std::string& p : paths) {
+    try {
+      files.push_back(read_push_file(p));
+      kept.push_back(p);
+    } catch (const gs::InputError& e) {
+      failed.push_back({{"file", p}, {"status", "error"}, {"error", e.what()}});
+    }
+  }
+  std::vector<HoldoutFold> folds = holdout_folds(files, args.holdout);
+  std::ofstream jsonl(fs::path(args.out) / "results.jsonl");
+  for (const auto& row : failed) emit_row(row, args, jsonl);
+  const auto say = [&](const std::string& line) {
+    (args.json ? std::cerr : std::cout) << line << std::endl;
+  };
+  say("fitted: the surface table's friction on all " + std::to_string(kept.size()) + " files");
+  std::vector<nlohmann::json> fitted(kept.size()), held(kept.size());
+  gs::run_ordered(
+      kept.size(), args.jobs,
+      [&](std::size_t i) { fitted[i] = validate_one(kept[i], base, fs::path(args.out) / "fitted" / fs::path(kept[i]).stem()); },
+      [](std::size_t) {});
+  nlohmann::json fold_summaries = nlohmann::json::array();
+  for (HoldoutFold& fold : folds) {
+    say("held out " + fold.held_out + " (" + std::to_string(fold.test.size()) + " files): fitting on the other " +
+        std::to_string(fold.train.size()));
+    fit_fold(fold, files, base, args.tolerance, args.jobs, [&](const std::string& line) { say("  " + line); });
+    ValidateOptions o = base;
+    for (const auto& [surface, mu] : fold.friction) o.surfaces[surface] = mu;
+    std::vector<nlohmann::json> rows;
+    gs::run_ordered(
+        fold.test.size(), args.jobs,
+        [&](std::size_t k) {
+          const std::size_t i = fold.test[k];
+          nlohmann::json row = validate_one(kept[i], o, fs::path(args.out) / fs::path(kept[i]).stem());
+          row["holdout"] = fold.held_out;
+          const SurfaceFriction& mu = fold.friction.at(files[i].surface);
+          row["mu_ground"] = mu.mu_ground, row["mu_pusher"] = mu.mu_pusher;
+          if (fold.notes.count(files[i].surface)) row["friction_note"] = fold.notes.at(files[i].surface);
+          if (fitted[i]["status"] == "ok")
+            row["fitted_pos_err_mm"] = fitted[i]["pos_err_mm"], row["fitted_yaw_err_deg"] = fitted[i]["yaw_err_deg"];
+          held[i] = row;
+        },
+        [&](std::size_t k) { emit_row(held[fold.test[k]], args, jsonl); });
+    for (std::size_t i : fold.test) rows.push_back(held[i]);
+    std::vector<nlohmann::json> fitted_rows;
+    for (std::size_t i : fold.test) fitted_rows.push_back(fitted[i]);
+    nlohmann::json f = {{"held_out", fold.held_out}, {"test_files", fold.test.size()}, {"train_files", fold.train_files}};
+    for (const auto& [surface, mu] : fold.friction)
+      f["friction"][surface] = {{"mu_ground", mu.mu_ground}, {"mu_pusher", mu.mu_pusher}};
+    if (!fold.notes.empty()) f["notes"] = fold.notes;
+    const nlohmann::json h = summarize(rows), t = summarize(fitted_rows);
+    for (const char* k : {"median_pos_err_mm", "median_yaw_err_deg"}) {
+      f[k] = h.value(k, nlohmann::json());
+      f[std::string("fitted_") + k] = t.value(k, nlohmann::json());
+    }
+    fold_summaries.push_back(f);
+    if (!args.json) {
+      char line[256];
+      std::snprintf(line, sizeof line, "  %s: held out %.2f mm %.2f deg, fitted %.2f mm %.2f deg", fold.held_out.c_str(),
+                    f.value("median_pos_err_mm", std::nan("")), f.value("median_yaw_err_deg", std::nan("")),
+                    f.value("fitted_median_pos_err_mm", std::nan("")), f.value("fitted_median_yaw_err_deg", std::nan("")));
+      say(line);
+    }
+  }
+  held.insert(held.end(), failed.begin(), failed.end());
+  fitted.insert(fitted.end(), failed.begin(), failed.end());
+  nlohmann::json s = summarize(held);
+  s["holdout"] = args.holdout;
+  s["folds"] = fold_summaries;
+  s["fitted"] = summarize(fitted);
+  jsonl << gs::json_text(nlohmann::json{{"summary", s}}) << "\n" << std::flush;
+  if (args.json) std::printf("%s\n", gs::json_text(nlohmann::json{{"summary", s}}).c_str());
+  else {
+    print_summary(s, args, " held out");
+    print_summary(s["fitted"], args, " fitted");
+  }
+  return s["failed"].get<int>() > 0 ? 2 : 0;
+}
+
+}  // namespace
+
 int cmd_validate_mcube(const McubeArgs& args) {
   const std::vector<std::string> files = expand(args.paths);
   const ValidateOptions base = base_options(args, files);
   fs::create_directories(args.out);
+  if (!args.holdout.empty()) return validate_holdout(args, files, base);
   std::ofstream jsonl(fs::path(args.out) / "results.jsonl");
   std::vector<nlohmann::json> rows(files.size());
-  const auto simulate = [&](std::size_t i) {
-    const std::string& path = files[i];
-    try {
-      const PushFile f = read_push_file(path);
-      ValidateOptions o = base;
-      o.out_dir = fs::path(args.out) / fs::path(path).stem();
-      const PushResult r = validate_push(f, o);
-      write_trace(o.out_dir, r.trace);
-      rows[i] = to_json(r);
-    } catch (const std::exception& e) {
-      // A bad file does not stop a folder run: it is reported and counted.
-      std::string what = e.what();
-      if (what.find(path) == std::string::npos) what = "MCube file '" + path + "': " + what;
-      rows[i] = {{"file", path}, {"status", "error"}, {"error", what}};
-    }
-  };
-  const auto emit = [&](std::size_t i) {
-    const nlohmann::json& row = rows[i];
-    if (row["status"] != "ok") std::cerr << "error: " << row["error"].get<std::string>() << "\n";
-    jsonl << gs::json_text(row) << "\n" << std::flush;
-    if (args.json) std::printf("%s\n", gs::json_text(row).c_str());
-    else print_row(row);
-    std::fflush(stdout);
-  };
-  gs::run_ordered(files.size(), args.jobs, simulate, emit);
+  gs::run_ordered(
+      files.size(), args.jobs,
+      [&](std::size_t i) { rows[i] = validate_one(files[i], base, fs::path(args.out) / fs::path(files[i]).stem()); },
+      [&](std::size_t i) { emit_row(rows[i], args, jsonl); });
   const nlohmann::json s = summarize(rows);
   jsonl << gs::json_text(nlohmann::json{{"summary", s}}) << "\n" << std::flush;
-  if (args.json) {
-    std::printf("%s\n", gs::json_text(nlohmann::json{{"summary", s}}).c_str());
-  } else {
-    if (std::isfinite(s.value("median_pos_err_mm", std::nan(""))))
-      std::printf("%d files, %d failed; median final error %.2f mm, %.2f deg (results in %s)\n",
-                  s["files"].get<int>(), s["failed"].get<int>(), s["median_pos_err_mm"].get<double>(),
-                  s.value("median_yaw_err_deg", 0.0), args.out.c_str());
-    else  // (no file ran: there is no median to print)
-      std::printf("%d files, %d failed; no file ran (results in %s)\n", s["files"].get<int>(), s["failed"].get<int>(),
-                  args.out.c_str());
-  }
+  if (args.json) std::printf("%s\n", gs::json_text(nlohmann::json{{"summary", s}}).c_str());
+  else print_summary(s, args, "");
   return s["failed"].get<int>() > 0 ? 2 : 0;
 }
 
@@ -197,6 +291,11 @@ void add_mcube_commands(CLI::App& app, McubeArgs& validate, McubeArgs& calibrate
   CLI::App* vm = v->add_subcommand("mcube", "Simulate MCube planar pushes and compare with the recordings");
   common(vm, validate);
   vm->add_flag("--json", validate.json, "Print one JSON object per file, then a summary object");
+  vm->add_option("--holdout", validate.holdout,
+                 "Leave one out: for each shape (surface), fit the friction on the other shapes (surfaces) and "
+                 "test on it; the fitted results are in OUT/fitted")
+      ->check(CLI::IsMember({"shape", "surface"}));
+  vm->add_option("--tolerance", validate.tolerance, "--holdout: width of the final friction bracket")->capture_default_str();
   vm->add_option("--out", validate.out, "Output folder (results.jsonl, and per file its scene and recordings)")
       ->capture_default_str();
   CLI::App* c = app.add_subcommand("calibrate", "Fit model parameters to real experiments")->require_subcommand(1);

@@ -15,7 +15,8 @@ struct McubeArgs {
   std::string out = "out/mcube";
   std::string surface;        // calibrate
   bool fit_pusher = false;    // calibrate
-  double tolerance = 0.005;   // calibrate: friction bracket width
+  double tolerance = 0.005;   // calibrate, validate --holdout: friction bracket width
+  std::string holdout;        // validate: "", "shape" or "surface"
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
 };
 

@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include "core/error.h"
 #include "core/parallel.h"
 
 namespace graspsim::mcube {
@@ -41,11 +42,13 @@ double golden_section(F&& f, double lo, double hi, double tol) {
 nlohmann::json summarize(const std::vector<nlohmann::json>& rows) {
   std::map<std::string, std::vector<const nlohmann::json*>> groups;
   nlohmann::json failures = nlohmann::json::array(), unusable = nlohmann::json::array();
+  nlohmann::json penetrating = nlohmann::json::array();
   for (const auto& r : rows) {
     if (r["status"] != "ok") {
       failures.push_back({{"file", r["file"]}, {"error", r["error"]}});
       continue;
     }
+    if (r.value("start_penetrates", false)) penetrating.push_back({{"file", r["file"]}, {"start_gap_mm", r["start_gap_mm"]}});
     if (!r.value("usable", true)) {
       unusable.push_back({{"file", r["file"]}, {"reason", r["unusable_reason"]}});
       continue;
@@ -69,7 +72,8 @@ nlohmann::json summarize(const std::vector<nlohmann::json>& rows) {
   // Medians are over the usable files; the unusable ones are listed with the reason.
   nlohmann::json s = {{"files", rows.size()},          {"ok", rows.size() - failures.size()},
                       {"failed", failures.size()},     {"failures", failures},
-                      {"usable", groups["all"].size()}, {"unusable", unusable}};
+                      {"usable", groups["all"].size()}, {"unusable", unusable},
+                      {"start_penetrations", penetrating}};
   for (const auto& [name, g] : groups) {
     if (name == "all") {
       nlohmann::json all = stats(g);
@@ -131,6 +135,61 @@ Calibration calibrate_surface(const std::vector<PushFile>& files, const Validate
   c.mu = mu;
   if (c.cost_after > c.cost_before) c.mu = start, c.cost_after = c.cost_before;
   return c;
+}
+
+std::vector<HoldoutFold> holdout_folds(const std::vector<PushFile>& files, const std::string& by) {
+  if (by != "shape" && by != "surface") throw InputError("--holdout must be 'shape' or 'surface' (got '" + by + "')");
+  std::map<std::string, HoldoutFold> folds;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const std::string key = by + "=" + (by == "shape" ? files[i].shape : files[i].surface);
+    folds[key].held_out = key;
+    folds[key].test.push_back(i);
+  }
+  if (folds.size() < 2)
+    throw InputError("--holdout " + by + " needs recordings of at least two " + by + "s (all " + std::to_string(files.size()) +
+                     " files are " + (folds.empty() ? std::string("absent") : folds.begin()->first) + ")");
+  std::vector<HoldoutFold> out;
+  for (auto& [key, fold] : folds) {
+    for (std::size_t i = 0; i < files.size(); ++i)
+      if (std::find(fold.test.begin(), fold.test.end(), i) == fold.test.end()) fold.train.push_back(i);
+    out.push_back(std::move(fold));
+  }
+  return out;
+}
+
+void fit_fold(HoldoutFold& fold, const std::vector<PushFile>& files, const ValidateOptions& options, double tolerance,
+              unsigned jobs, const std::function<void(const std::string&)>& progress) {
+  std::map<std::string, std::vector<PushFile>> train;
+  for (std::size_t i : fold.train) train[files[i].surface].push_back(files[i]);
+  // Only the test files' surfaces are fitted, unless one has no training file and needs the mean.
+  bool need_mean = false;
+  for (std::size_t i : fold.test) need_mean |= !train.count(files[i].surface);
+  SurfaceTable fitted;
+  for (const auto& [surface, group] : train) {
+    const bool tested = std::any_of(fold.test.begin(), fold.test.end(), [&](std::size_t i) { return files[i].surface == surface; });
+    if (!tested && !need_mean) continue;
+    const auto known = options.surfaces.find(surface);
+    const SurfaceFriction start = known != options.surfaces.end() ? known->second : SurfaceFriction{0.2, 0.25};
+    if (progress) progress("fitting '" + surface + "' on " + std::to_string(group.size()) + " files");
+    fitted[surface] = calibrate_surface(group, options, surface, start, true, tolerance, jobs, progress).mu;
+    fold.train_files[surface] = static_cast<int>(group.size());
+  }
+  SurfaceFriction mean;
+  for (const auto& [surface, mu] : fitted) {
+    mean.mu_ground += mu.mu_ground / static_cast<double>(fitted.size());
+    mean.mu_pusher += mu.mu_pusher / static_cast<double>(fitted.size());
+  }
+  for (std::size_t i : fold.test) {
+    const std::string& surface = files[i].surface;
+    if (fitted.count(surface)) {
+      fold.friction[surface] = fitted[surface];
+    } else {
+      fold.friction[surface] = mean;
+      std::string from;
+      for (const auto& [name, mu] : fitted) from += (from.empty() ? "" : ", ") + name;
+      fold.notes[surface] = "no training file on '" + surface + "': the mean of the fold's fitted surfaces (" + from + ")";
+    }
+  }
 }
 
 }  // namespace graspsim::mcube

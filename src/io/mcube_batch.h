@@ -3,6 +3,7 @@
 // shared by the CLI and (later) the Python bindings.
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,5 +35,26 @@ struct Calibration {
 Calibration calibrate_surface(const std::vector<PushFile>& files, const ValidateOptions& options, const std::string& surface,
                               const SurfaceFriction& start, bool fit_pusher, double tolerance, unsigned jobs,
                               const std::function<void(const std::string&)>& progress = {});
+
+// Leave-one-out generalization: the files are grouped by `by` ("shape" or "surface"); in each
+// fold one group is held out, each surface's friction is fitted (calibrate_surface, with the
+// pusher's) on the files outside the group only, and the group's files are then simulated with it.
+// Only the held-out files' surfaces are fitted. A held-out file on a surface with no training file (always so when holding out a surface; for
+// plywood when holding out rect1, its only shape) gets the mean of the fold's fitted surfaces.
+struct HoldoutFold {
+  std::string held_out;                     // "shape=hex", "surface=plywood"
+  std::vector<std::size_t> train, test;     // indices into the files
+  SurfaceTable friction;                    // per surface of a test file, as used on the test files
+  std::map<std::string, std::string> notes; // surface -> how its friction was obtained, when not fitted on it
+  std::map<std::string, int> train_files;   // surface -> training files it was fitted on
+};
+
+// The folds, one per distinct value of `by` among the files (sorted); InputError for another `by`
+// or fewer than two groups.
+std::vector<HoldoutFold> holdout_folds(const std::vector<PushFile>& files, const std::string& by);
+
+// Fits the fold's friction from `options.surfaces` (the starting values); `progress` as above.
+void fit_fold(HoldoutFold& fold, const std::vector<PushFile>& files, const ValidateOptions& options, double tolerance,
+              unsigned jobs, const std::function<void(const std::string&)>& progress = {});
 
 }  // namespace graspsim::mcube

@@ -9,6 +9,7 @@
 #include <numbers>
 #include <regex>
 
+#include "collision/extrusion.h"
 #include "core/error.h"
 #include "io/mcube.h"
 
@@ -54,16 +55,6 @@ std::vector<Vec2> read_npy_points(const std::string& path) {
   std::vector<Vec2> pts(n);
   for (std::size_t i = 0; i < n; ++i) std::memcpy(pts[i].data(), bytes.data() + start + 16 * i, 16);
   return pts;
-}
-
-double signed_area(const std::vector<Vec2>& poly) {
-  double a = 0;
-  for (std::size_t i = 0; i < poly.size(); ++i) {
-    const Vec2& p = poly[i];
-    const Vec2& q = poly[(i + 1) % poly.size()];
-    a += p.x() * q.y() - q.x() * p.y();
-  }
-  return 0.5 * a;
 }
 
 // README's rect1 polygon: counter-clockwise from (a, b), the numbering the side index i uses.

@@ -4,42 +4,29 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
+#include "collision/extrusion.h"
 #include "core/error.h"
 #include "io/mcube_validate.h"
 
 namespace graspsim::mcube {
 namespace {
 
-// The outline's convex hull (Andrew's monotone chain), counter-clockwise. The MCube shapes with
-// recordings are convex; butter's outline is not, and its hull is what a flat pusher can touch
-// from most directions (said in docs/validation.md).
-std::vector<Vec2> convex_hull(std::vector<Vec2> pts) {
-  std::sort(pts.begin(), pts.end(), [](const Vec2& a, const Vec2& b) { return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y()); });
-  const auto cross = [](const Vec2& o, const Vec2& a, const Vec2& b) {
-    return (a - o).x() * (b - o).y() - (a - o).y() * (b - o).x();
-  };
-  std::vector<Vec2> hull(2 * pts.size());
-  std::size_t k = 0;
-  for (std::size_t i = 0; i < pts.size(); ++i) {
-    while (k >= 2 && cross(hull[k - 2], hull[k - 1], pts[i]) <= 0) --k;
-    hull[k++] = pts[i];
-  }
-  for (std::size_t i = pts.size() - 1, t = k + 1; i-- > 0;) {
-    while (k >= t && cross(hull[k - 2], hull[k - 1], pts[i]) <= 0) --k;
-    hull[k++] = pts[i];
-  }
-  hull.resize(k - 1);
-  return hull;
-}
+// An outline whose hull is larger by less than this is convex up to digitisation (the shipped
+// ellipses, hex and rect1 are their hulls to round-off; butter's hull is 16 % larger).
+constexpr double kConvexAreaTolerance = 0.005;
 
 // The narrowphase clips faces of at most 64 vertices (collision/shapes.h kMaxPolygon); keeping
 // every n-th point of a smooth 66-point outline moves its boundary by < 0.1 mm.
 constexpr std::size_t kMaxOutline = 60;
 
-std::vector<Vec2> collision_outline(const std::vector<Vec2>& outline) {
-  std::vector<Vec2> hull = convex_hull(outline);
+// A convex outline as a prism of at most kMaxOutline corners (its hull); nullopt for an outline
+// that is not convex.
+std::optional<std::vector<Vec2>> convex_outline(const std::vector<Vec2>& outline) {
+  const std::vector<Vec2> hull = convex_hull(outline);
+  if (signed_area(hull) > (1 + kConvexAreaTolerance) * std::abs(signed_area(outline))) return std::nullopt;
   if (hull.size() <= kMaxOutline) return hull;
   std::vector<Vec2> out;
   for (std::size_t i = 0; i < kMaxOutline; ++i) out.push_back(hull[i * hull.size() / kMaxOutline]);
@@ -99,7 +86,8 @@ PushScene push_scene(const PushFile& f, const std::vector<Vec2>& outline, const 
                      const std::vector<Vec2>& path, double duration) {
   if (path.size() < 2) throw InputError("MCube file '" + f.path + "': the pusher path has fewer than 2 samples");
   const ObjectInfo& info = object_info(f.shape);
-  const std::vector<Vec2> ring = collision_outline(outline);
+  const std::optional<std::vector<Vec2>> convex = convex_outline(outline);
+  const std::vector<Vec2>& ring = convex ? *convex : outline;
   const Eigen::Vector3d inertia = object_inertia(info, ring);
   const bool box = f.shape == "rect1";
   PushScene out;
@@ -126,7 +114,7 @@ PushScene push_scene(const PushFile& f, const std::vector<Vec2>& outline, const 
     << "     tangents: \"${tangents}\", young_modulus: \"${young_modulus}\", area: \"${area}\"}\n"
     << "  - {materials: [pusher_mat, object_mat], friction: \"${mu_pusher}\", friction_model: \"${friction_model}\",\n"
     << "     tangents: \"${tangents}\", young_modulus: \"${young_modulus}\"}\n";
-  if (!box) y << "meshes:\n  - {name: object_mesh, file: object.obj}\n";
+  if (!box && convex) y << "meshes:\n  - {name: object_mesh, file: object.obj}\n";
   y << "geoms:\n  - {name: ground, type: plane, material: ground_mat}\n"
     << "bodies:\n"
     << "  - name: object\n    pos: [0, 0, " << num(info.thickness / 2) << "]\n    joint: free\n"
@@ -138,9 +126,16 @@ PushScene push_scene(const PushFile& f, const std::vector<Vec2>& outline, const 
     for (const Vec2& p : ring) a = std::max(a, std::abs(p.x())), b = std::max(b, std::abs(p.y()));
     y << "      - {name: object_geom, type: box, size: [" << num(a) << ", " << num(b) << ", " << num(info.thickness / 2)
       << "], material: object_mat}\n";
-  } else {
+  } else if (convex) {
     y << "      - {name: object_geom, type: convex_mesh, mesh: object_mesh, material: object_mat}\n";
     out.object_obj = prism_obj(ring, info.thickness);
+  } else {
+    // Not convex (butter): the true outline, which the loader splits into convex pieces.
+    y << "      - name: object_geom\n        type: extrusion\n        height: " << num(info.thickness)
+      << "\n        material: object_mat\n        outline: [";
+    for (std::size_t i = 0; i < ring.size(); ++i)
+      y << (i ? ", " : "") << "[" << num(ring[i].x()) << ", " << num(ring[i].y()) << "]";
+    y << "]\n";
   }
   // The rod spans 2-52 mm above the ground: clear of the ground, across the object's side.
   y << "  - name: pusher\n    pos: [" << num(path[0].x()) << ", " << num(path[0].y()) << ", 0.027]\n"

@@ -82,29 +82,22 @@ Path nominal_tip_path(const PushFile& f, const PushGeometry& g) {
   return {{0.0, travel / v}, {g.tip_start, g.tip_start + travel * g.direction}};
 }
 
-// Signed distance from a point to a counter-clockwise convex polygon (negative inside) and the
-// outward direction from the polygon to the point.
+// Signed distance from a point to a simple polygon (negative inside; convex or not) and the unit
+// direction that leads out of it fastest from the point (away from the nearest boundary point).
 double polygon_distance(const std::vector<Vec2>& poly, const Vec2& q, Vec2* away) {
-  double best = std::numeric_limits<double>::infinity(), inside = -std::numeric_limits<double>::infinity();
-  Vec2 inside_normal = Vec2::UnitX();
+  double best = std::numeric_limits<double>::infinity();
+  Vec2 nearest = q, edge_normal = Vec2::UnitX();
+  bool inside = false;
   for (std::size_t i = 0; i < poly.size(); ++i) {
     const Vec2& a = poly[i];
     const Vec2& b = poly[(i + 1) % poly.size()];
     const Vec2 e = b - a;
-    const Vec2 n = Vec2(e.y(), -e.x()).normalized();
-    const double w = std::clamp((q - a).dot(e) / e.squaredNorm(), 0.0, 1.0);
-    const Vec2 d = q - (a + w * e);
-    if (d.norm() < best) {
-      best = d.norm();
-      *away = d.norm() > 0 ? Vec2(d.normalized()) : n;
-    }
-    if (n.dot(q - a) > inside) inside = n.dot(q - a), inside_normal = n;
+    const Vec2 c = a + std::clamp((q - a).dot(e) / e.squaredNorm(), 0.0, 1.0) * e;
+    if ((q - c).norm() < best) best = (q - c).norm(), nearest = c, edge_normal = Vec2(e.y(), -e.x()).normalized();
+    if ((a.y() > q.y()) != (b.y() > q.y()) && q.x() < a.x() + (q.y() - a.y()) * e.x() / e.y()) inside = !inside;
   }
-  if (inside < 0) {
-    *away = inside_normal;
-    return inside;
-  }
-  return best;
+  *away = best > 0 ? Vec2((inside ? nearest - q : q - nearest).normalized()) : edge_normal;
+  return inside ? -best : best;
 }
 
 double yaw_of(const State& s, int qadr) {
@@ -232,6 +225,7 @@ PushResult validate_push(const PushFile& f, const ValidateOptions& options) {
   // along the shortest way, with its whole path, so the push does not start with an impact.
   Vec2 away = Vec2::UnitX();
   const double gap = polygon_distance(outline, path.front(), &away) - kPusherRadius;
+  r.start_gap = gap;
   if (gap < 0) {
     r.tip_shift = -gap;
     for (Vec2& p : path) p -= gap * away;
@@ -267,6 +261,8 @@ nlohmann::json to_json(const PushResult& r) {
                       {"rms_yaw_deg", rad2deg(r.rms_yaw)},
                       {"force_rms_n", nullptr},
                       {"tip_shift_mm", mm(r.tip_shift)},
+                      {"start_gap_mm", mm(r.start_gap)},
+                      {"start_penetrates", r.start_gap < -kStartPenetrationTolerance},
                       {"usable", r.usable},
                       {"duration_s", r.duration},
                       {"wall_time_s", r.wall_time_s}};

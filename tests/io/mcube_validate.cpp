@@ -13,6 +13,7 @@
 #include "io/scene.h"
 #include "io_test_util.h"
 #include "mcube_util.h"
+#include "collision/extrusion.h"
 #include "model/mass_properties.h"
 
 namespace graspsim {
@@ -140,6 +141,73 @@ TEST(McubeValidate, RegressionOnThreeRealPushes) {
     EXPECT_LT(r.pos_err * 1e3, c.max_pos_err_mm);
     EXPECT_LT(r.yaw_err * 180 / M_PI, c.max_yaw_err_deg);
   }
+}
+
+// butter's outline is not convex (its hull is 16 % larger): the object is the outline itself, in
+// convex pieces whose volumes add up to the outline's area times the thickness.
+TEST(McubeValidate, ButterIsItsTrueOutlineNotItsHull) {
+  test::TempDir dir;
+  const PushFile f = parse_push_name("motion_surface=abs_shape=butter_a=0_v=50_i=0.000_s=0.500_t=0.000.h5");
+  const std::vector<Vec2> outline = object_outline(object_info("butter"), kObjects);
+  const Scene scene = load_push(dir, f, {Vec2(0.2, 0), Vec2(0.2, 0)}, 0.01);
+  const Model& m = *scene.model;
+  double volume = 0;
+  int pieces = 0;
+  for (const Geom& g : m.geoms)
+    if (g.body == m.find_body("object")) volume += mesh_mass_properties(*m.meshes[g.mesh], 1.0).mass, ++pieces;
+  EXPECT_GT(pieces, 1);
+  EXPECT_GE(m.find_geom("object_geom/0"), 0);
+  EXPECT_NEAR(volume / (std::abs(signed_area(outline)) * object_info("butter").thickness), 1.0, 1e-9);
+}
+
+// A recorded tip that starts inside the object is reported with its depth (README: this plywood
+// file's tip start is off the nominal contact point); a start within tracking error is not.
+TEST(McubeValidate, TipStartInsideTheObjectIsReported) {
+  test::TempDir dir;
+  ValidateOptions o;
+  o.objects_dir = kObjects;
+  o.surfaces = {{"abs", {0.3883, 0.2745}}, {"plywood", {0.6159, 0.1504}}};
+  o.record = false;
+  o.sets = {"parameters.dt=0.002"};
+  struct Case {
+    const char* folder;
+    const char* name;
+    double gap_mm;
+  };
+  for (const Case& c : {Case{"plywood/rect1", "plywood_shape=rect1_a=0_v=100_i=3.000_s=0.400_t=0.349.json", -8.0},
+                        Case{"abs/train", "abs_shape=hex_a=0_v=100_i=1.000_s=0.600_t=0.000.h5", 0.0}}) {
+    SCOPED_TRACE(c.name);
+    o.out_dir = dir.path(c.name);
+    const PushResult r = validate_push(read_push_file(test::mcube_file(c.folder, c.name)), o);
+    const nlohmann::json j = to_json(r);
+    EXPECT_NEAR(j["start_gap_mm"].get<double>(), c.gap_mm, 1.5);  // measured -8.00 and +0.01 mm
+    EXPECT_EQ(j["start_penetrates"].get<bool>(), c.gap_mm < -1);
+    EXPECT_NEAR(r.tip_shift, std::max(0.0, -r.start_gap), 1e-15);
+  }
+  const nlohmann::json s = summarize({{{"file", "a.h5"}, {"shape", "rect1"}, {"surface", "abs"}, {"status", "ok"},
+                                       {"pos_err_mm", 1}, {"yaw_err_deg", 1}, {"rms_pos_mm", 1}, {"rms_yaw_deg", 1},
+                                       {"start_penetrates", true}, {"start_gap_mm", -3.0}}});
+  ASSERT_EQ(s["start_penetrations"].size(), 1u);
+  EXPECT_EQ(s["start_penetrations"][0]["file"], "a.h5");
+}
+
+// Leave-one-out folds: one per group, the group's files tested, all others trained on.
+TEST(McubeValidate, HoldoutFoldsPartitionTheFiles) {
+  std::vector<PushFile> files;
+  for (const char* n : {"motion_surface=abs_shape=rect1_a=0_v=75_i=0.000_s=0.500_t=0.000.h5",
+                        "motion_surface=abs_shape=hex_a=0_v=75_i=0.000_s=0.500_t=0.000.h5",
+                        "motion_surface=plywood_shape=rect1_a=0_v=75_i=0.000_s=0.500_t=0.000.json",
+                        "motion_surface=abs_shape=hex_a=0_v=50_i=1.000_s=0.500_t=0.000.h5"})
+    files.push_back(parse_push_name(n));
+  const auto folds = holdout_folds(files, "shape");
+  ASSERT_EQ(folds.size(), 2u);
+  EXPECT_EQ(folds[0].held_out, "shape=hex");
+  EXPECT_EQ(folds[0].test, (std::vector<std::size_t>{1, 3}));
+  EXPECT_EQ(folds[0].train, (std::vector<std::size_t>{0, 2}));
+  EXPECT_EQ(folds[1].held_out, "shape=rect1");
+  EXPECT_EQ(holdout_folds(files, "surface")[1].test, (std::vector<std::size_t>{2}));
+  EXPECT_CONTAINS(test::input_error([&] { holdout_folds(files, "speed"); }), "'shape' or 'surface'");
+  EXPECT_CONTAINS(test::input_error([&] { holdout_folds({files[0]}, "shape"); }), "at least two shapes");
 }
 
 // The summary's medians cover the usable files only, per group too; failures and unusable files
