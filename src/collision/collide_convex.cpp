@@ -92,4 +92,50 @@ void collide_convex_general(const ConvexShape& a, const ConvexShape& b, double m
   build_manifold(a, b, n, pa, pb, depth, margin, options, out);
 }
 
+// A box and a cylinder whose axis is parallel to one of the box's axes (an upright pusher at an
+// upright box: the push scenes, MCube's rect1). Their Minkowski difference is then a rounded
+// rectangle (the box's cross-section grown by the radius) extruded along that axis, so the
+// separation or penetration and its direction are closed forms and GJK and EPA are skipped (they
+// were ~24 % of a push step). The direction is a box face axis (exact: a flat face of the
+// difference), the axis, or from a box edge radially to the cylinder; depth and witness points
+// come from the support functions as in the general path, and the manifold is built the same way.
+// Axes more than ~1.4e-6 rad from parallel take the general path.
+void box_cylinder(const ConvexShape& box, const ConvexShape& cyl, double margin, const CollideOptions& options,
+                  ContactSet& out) {
+  const Vec3 axis = cyl.axis();
+  int k = 0;
+  for (int i = 1; i < 3; ++i)
+    if (std::abs(box.R.col(i).dot(axis)) > std::abs(box.R.col(k).dot(axis))) k = i;
+  if (std::abs(box.R.col(k).dot(axis)) < 1 - 1e-12) return collide_convex_general(box, cyl, margin, options, out);
+  const int i = (k + 1) % 3, j = (k + 2) % 3;
+  const Vec3 s = box.R.transpose() * (cyl.p - box.p);  // the cylinder's centre in the box frame
+  const auto toward = [&](int a) { return Vec3(s[a] < 0 ? Vec3(-box.R.col(a)) : Vec3(box.R.col(a))); };
+  const double r = cyl.size.x(), half = cyl.size.y();
+  // In the plane across the axis: the centre against the rectangle grown by r.
+  const double ei = std::abs(s[i]) - box.size[i], ej = std::abs(s[j]) - box.size[j];
+  double plane;
+  Vec3 n_plane;
+  if (ei > 0 && ej > 0) {  // beside a box edge: radially from it
+    const double rho = std::hypot(ei, ej);
+    plane = rho - r;
+    n_plane = (ei * toward(i) + ej * toward(j)) / rho;
+  } else if (ei >= ej) {
+    plane = ei - r, n_plane = toward(i);
+  } else {
+    plane = ej - r, n_plane = toward(j);
+  }
+  const double along = std::abs(s[k]) - box.size[k] - half;
+  Vec3 n;
+  if (plane > 0 && along > 0) {  // apart both across and along the axis
+    const double gap = std::hypot(plane, along);
+    if (gap > margin) return;
+    n = (plane * n_plane + along * toward(k)) / gap;
+  } else {
+    if (std::max(plane, along) > margin) return;
+    n = plane >= along ? n_plane : toward(k);
+  }
+  const Vec3 pa = support(box, n), pb = support(cyl, -n);
+  build_manifold(box, cyl, n, pa, pb, (pa - pb).dot(n), margin, options, out);
+}
+
 }  // namespace graspsim

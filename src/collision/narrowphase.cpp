@@ -27,9 +27,9 @@ constexpr CollideFn G = collide_convex_general;
 constexpr CollideFn kTable[kNumGeomTypes][kNumGeomTypes] = {
     {no_contact, plane_sphere, plane_box, plane_capsule, plane_cylinder, plane_hull, nullptr},
     {flipped<plane_sphere>, sphere_sphere, sphere_box, sphere_capsule, sphere_cylinder, G, nullptr},
-    {flipped<plane_box>, flipped<sphere_box>, box_box, G, G, G, nullptr},
+    {flipped<plane_box>, flipped<sphere_box>, box_box, G, box_cylinder, G, nullptr},
     {flipped<plane_capsule>, flipped<sphere_capsule>, G, capsule_capsule, G, G, nullptr},
-    {flipped<plane_cylinder>, flipped<sphere_cylinder>, G, G, G, G, nullptr},
+    {flipped<plane_cylinder>, flipped<sphere_cylinder>, flipped<box_cylinder>, G, G, G, nullptr},
     {flipped<plane_hull>, G, G, G, G, G, nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
 };

@@ -23,6 +23,7 @@ void sphere_box(const ConvexShape&, const ConvexShape&, double, const CollideOpt
 void sphere_cylinder(const ConvexShape&, const ConvexShape&, double, const CollideOptions&, ContactSet&);
 void capsule_capsule(const ConvexShape&, const ConvexShape&, double, const CollideOptions&, ContactSet&);
 void box_box(const ConvexShape&, const ConvexShape&, double, const CollideOptions&, ContactSet&);
+void box_cylinder(const ConvexShape&, const ConvexShape&, double, const CollideOptions&, ContactSet&);
 
 // Closest points of segments p0 + s·d0 and p1 + t·d1 with s, t ∈ [0, 1] (Ericson 5.1.9).
 void closest_segments(const Vec3& p0, const Vec3& d0, const Vec3& p1, const Vec3& d1, double& s, double& t);
