@@ -70,6 +70,14 @@ ValidateOptions base_options(const McubeArgs& args, const std::vector<std::strin
   return o;
 }
 
+FitSettings fit_settings(const McubeArgs& args) {
+  if (!(args.force_weight >= 0) || !std::isfinite(args.force_weight))
+    throw gs::InputError("--force-weight must be a finite number >= 0 (got " + gs::show(args.force_weight) + ")");
+  if (!(args.tolerance > 0) || !(args.tolerance < 0.78))
+    throw gs::InputError("--tolerance must be in (0, 0.78) (got " + gs::show(args.tolerance) + ")");
+  return {args.fit_pusher, args.tolerance, args.force_weight, args.jobs};
+}
+
 void write_trace(const fs::path& dir, const PushTrace& tr) {
   if (!tr.force_t.empty()) {
     std::ofstream force(dir / "force.csv");
@@ -170,7 +178,7 @@ int validate_holdout(const McubeArgs& args, const std::vector<std::string>& path
   for (HoldoutFold& fold : folds) {
     say("held out " + fold.held_out + " (" + std::to_string(fold.test.size()) + " files): fitting on the other " +
         std::to_string(fold.train.size()));
-    fit_fold(fold, files, base, args.tolerance, args.jobs, [&](const std::string& line) { say("  " + line); });
+    fit_fold(fold, files, base, fit_settings(args), [&](const std::string& line) { say("  " + line); });
     ValidateOptions o = base;
     for (const auto& [surface, mu] : fold.friction) o.surfaces[surface] = mu;
     std::vector<nlohmann::json> rows;
@@ -259,7 +267,7 @@ int cmd_calibrate_mcube(const McubeArgs& args) {
   std::printf("calibrating '%s' on %zu files from mu_ground %.4f, mu_pusher %.4f\n", args.surface.c_str(), files.size(),
               start.mu_ground, start.mu_pusher);
   std::fflush(stdout);
-  const Calibration c = calibrate_surface(files, base, args.surface, start, args.fit_pusher, args.tolerance, args.jobs,
+  const Calibration c = calibrate_surface(files, base, args.surface, start, fit_settings(args),
                                           [](const std::string& line) {
                                             std::printf("  %s\n", line.c_str());
                                             std::fflush(stdout);
@@ -267,6 +275,7 @@ int cmd_calibrate_mcube(const McubeArgs& args) {
   std::string settings;
   for (const auto& s : base.sets) settings += " --set " + s;
   char prov[512];
+  if (args.force_weight > 0) settings += " --force-weight " + gs::show(args.force_weight);
   std::snprintf(prov, sizeof prov, "graspsim calibrate mcube%s on %zu %s files (%s path%s): cost %.4f -> %.4f in %d runs",
                 args.fit_pusher ? " --pusher" : "", files.size(), args.surface.c_str(), args.path_mode.c_str(),
                 settings.c_str(), c.cost_before, c.cost_after, c.evaluations);
@@ -304,4 +313,8 @@ void add_mcube_commands(CLI::App& app, McubeArgs& validate, McubeArgs& calibrate
   cm->add_option("--surface", calibrate.surface, "Surface to fit (files on other surfaces are skipped)")->required();
   cm->add_flag("--pusher", calibrate.fit_pusher, "Also fit the pusher's friction");
   cm->add_option("--tolerance", calibrate.tolerance, "Width of the final friction bracket")->capture_default_str();
+  for (auto [cmd, a] : {std::pair{cm, &calibrate}, std::pair{vm, &validate}})
+    cmd->add_option("--force-weight", a->force_weight,
+                    "Weight of the pusher force's RMS error (N) in the fit, where the force channel is usable")
+        ->capture_default_str();
 }

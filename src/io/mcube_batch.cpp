@@ -56,6 +56,8 @@ nlohmann::json summarize(const std::vector<nlohmann::json>& rows) {
     groups["all"].push_back(&r);
     groups["shape=" + r["shape"].get<std::string>()].push_back(&r);
     groups["surface=" + r["surface"].get<std::string>()].push_back(&r);
+    // Speeds apart: the fast pushes (150 mm/s) carry dynamic effects the slow ones do not.
+    if (r.contains("speed_mm_s")) groups["speed=" + std::to_string(std::lround(r["speed_mm_s"].get<double>()))].push_back(&r);
   }
   const auto stats = [](const std::vector<const nlohmann::json*>& g) {
     std::vector<double> pos, yaw, rms_pos, rms_yaw;
@@ -85,12 +87,12 @@ nlohmann::json summarize(const std::vector<nlohmann::json>& rows) {
   return s;
 }
 
-double calibration_cost(const std::vector<PushFile>& files, const ValidateOptions& options, unsigned jobs) {
+double calibration_cost(const std::vector<PushFile>& files, const ValidateOptions& options, const FitSettings& fit) {
   namespace fs = std::filesystem;
   const std::size_t n = files.size();
   std::vector<double> cost(n);
   run_ordered(
-      n, jobs,
+      n, fit.jobs,
       [&](std::size_t i) {
         ValidateOptions mine = options;
         mine.record = false;
@@ -98,6 +100,7 @@ double calibration_cost(const std::vector<PushFile>& files, const ValidateOption
         const PushResult r = validate_push(files[i], mine);
         fs::remove_all(mine.out_dir);
         cost[i] = std::pow(r.rms_pos * 1e3 / 3.0, 2) + std::pow(r.rms_yaw * 180 / std::numbers::pi / 3.0, 2);
+        if (r.force_rms) cost[i] += fit.force_weight * std::pow(*r.force_rms, 2);
       },
       [](std::size_t) {});
   double sum = 0;
@@ -106,14 +109,14 @@ double calibration_cost(const std::vector<PushFile>& files, const ValidateOption
 }
 
 Calibration calibrate_surface(const std::vector<PushFile>& files, const ValidateOptions& options, const std::string& surface,
-                              const SurfaceFriction& start, bool fit_pusher, double tolerance, unsigned jobs,
+                              const SurfaceFriction& start, const FitSettings& fit,
                               const std::function<void(const std::string&)>& progress) {
   Calibration c;
   const auto cost = [&](const SurfaceFriction& mu) {
     ++c.evaluations;
     ValidateOptions o = options;
     o.surfaces[surface] = mu;
-    return calibration_cost(files, o, jobs);
+    return calibration_cost(files, o, fit);
   };
   const auto say = [&](const char* name, double value) {
     char line[64];
@@ -123,11 +126,11 @@ Calibration calibrate_surface(const std::vector<PushFile>& files, const Validate
   SurfaceFriction mu = start;
   c.cost_before = cost(mu);
   // Friction coefficients of plastics and wood on each other lie well inside [0.02, 0.8].
-  for (int round = 0; round < (fit_pusher ? 2 : 1); ++round) {
-    mu.mu_ground = golden_section([&](double x) { return cost({x, mu.mu_pusher}); }, 0.02, 0.8, tolerance);
+  for (int round = 0; round < (fit.fit_pusher ? 2 : 1); ++round) {
+    mu.mu_ground = golden_section([&](double x) { return cost({x, mu.mu_pusher}); }, 0.02, 0.8, fit.tolerance);
     say("mu_ground", mu.mu_ground);
-    if (fit_pusher) {
-      mu.mu_pusher = golden_section([&](double x) { return cost({mu.mu_ground, x}); }, 0.02, 0.8, tolerance);
+    if (fit.fit_pusher) {
+      mu.mu_pusher = golden_section([&](double x) { return cost({mu.mu_ground, x}); }, 0.02, 0.8, fit.tolerance);
       say("mu_pusher", mu.mu_pusher);
     }
   }
@@ -157,8 +160,8 @@ std::vector<HoldoutFold> holdout_folds(const std::vector<PushFile>& files, const
   return out;
 }
 
-void fit_fold(HoldoutFold& fold, const std::vector<PushFile>& files, const ValidateOptions& options, double tolerance,
-              unsigned jobs, const std::function<void(const std::string&)>& progress) {
+void fit_fold(HoldoutFold& fold, const std::vector<PushFile>& files, const ValidateOptions& options, const FitSettings& fit,
+              const std::function<void(const std::string&)>& progress) {
   std::map<std::string, std::vector<PushFile>> train;
   for (std::size_t i : fold.train) train[files[i].surface].push_back(files[i]);
   // Only the test files' surfaces are fitted, unless one has no training file and needs the mean.
@@ -171,7 +174,9 @@ void fit_fold(HoldoutFold& fold, const std::vector<PushFile>& files, const Valid
     const auto known = options.surfaces.find(surface);
     const SurfaceFriction start = known != options.surfaces.end() ? known->second : SurfaceFriction{0.2, 0.25};
     if (progress) progress("fitting '" + surface + "' on " + std::to_string(group.size()) + " files");
-    fitted[surface] = calibrate_surface(group, options, surface, start, true, tolerance, jobs, progress).mu;
+    FitSettings both = fit;
+    both.fit_pusher = true;
+    fitted[surface] = calibrate_surface(group, options, surface, start, both, progress).mu;
     fold.train_files[surface] = static_cast<int>(group.size());
   }
   SurfaceFriction mean;

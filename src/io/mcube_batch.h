@@ -14,13 +14,27 @@
 namespace graspsim::mcube {
 
 // The summary object of `validate --json`: counts, failures, unusable files with the reason, and
-// medians of the final and RMS errors over the usable files, overall and per shape and surface.
+// medians of the final and RMS errors over the usable files, overall and per shape, surface and
+// pusher speed (groups "shape=hex", "surface=abs", "speed=150"); the files whose recorded tip
+// starts inside the object (start_penetrations).
 // `rows` are to_json() results or {"file", "status": "error", "error"} objects.
 nlohmann::json summarize(const std::vector<nlohmann::json>& rows);
 
+// How a surface's friction is fitted.
+struct FitSettings {
+  bool fit_pusher = false;   // also fit mu_pusher (alternating with mu_ground, twice)
+  double tolerance = 0.005;  // width of the final friction bracket
+  // Weight of the pusher force's RMS error (in newtons) against the trajectory terms, over the files
+  // whose force channel is usable. The motion alone hardly constrains mu_ground (a quasi-static push
+  // does not depend on its magnitude; docs/validation.md), the force does: it scales with it.
+  double force_weight = 0.0;
+  unsigned jobs = 1;
+};
+
 // The calibration objective: the RMS over files of the trajectory errors, position and yaw each
-// relative to issue 5's accuracy targets (3 mm, 3 deg), so neither unit dominates.
-double calibration_cost(const std::vector<PushFile>& files, const ValidateOptions& options, unsigned jobs);
+// relative to issue 5's accuracy targets (3 mm, 3 deg), so neither unit dominates, plus
+// force_weight times the squared pusher-force RMS error (N) of the files with a usable channel.
+double calibration_cost(const std::vector<PushFile>& files, const ValidateOptions& options, const FitSettings& fit);
 
 struct Calibration {
   SurfaceFriction mu;
@@ -33,7 +47,7 @@ struct Calibration {
 // when the search ends no better (the cost is flat in mu and a little noisy). `progress` gets a
 // line of text after each fitted value.
 Calibration calibrate_surface(const std::vector<PushFile>& files, const ValidateOptions& options, const std::string& surface,
-                              const SurfaceFriction& start, bool fit_pusher, double tolerance, unsigned jobs,
+                              const SurfaceFriction& start, const FitSettings& fit,
                               const std::function<void(const std::string&)>& progress = {});
 
 // Leave-one-out generalization: the files are grouped by `by` ("shape" or "surface"); in each
@@ -53,8 +67,9 @@ struct HoldoutFold {
 // or fewer than two groups.
 std::vector<HoldoutFold> holdout_folds(const std::vector<PushFile>& files, const std::string& by);
 
-// Fits the fold's friction from `options.surfaces` (the starting values); `progress` as above.
-void fit_fold(HoldoutFold& fold, const std::vector<PushFile>& files, const ValidateOptions& options, double tolerance,
-              unsigned jobs, const std::function<void(const std::string&)>& progress = {});
+// Fits the fold's friction (mu_pusher too, whatever fit.fit_pusher says) from `options.surfaces`
+// (the starting values); `progress` as above.
+void fit_fold(HoldoutFold& fold, const std::vector<PushFile>& files, const ValidateOptions& options, const FitSettings& fit,
+              const std::function<void(const std::string&)>& progress = {});
 
 }  // namespace graspsim::mcube

@@ -195,7 +195,7 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 
 PushResult validate_push(const PushFile& f, const ValidateOptions& options) {
   PushResult r;
-  r.file = f.path, r.shape = f.shape, r.surface = f.surface;
+  r.file = f.path, r.shape = f.shape, r.surface = f.surface, r.speed_mm_s = f.speed_mm_s;
   auto surface = options.surfaces.find(f.surface);
   if (surface == options.surfaces.end()) {
     // A surface nobody calibrated still runs, on the table's `default` entry, and says so.
@@ -248,6 +248,7 @@ nlohmann::json to_json(const PushResult& r) {
   nlohmann::json j = {{"file", r.file},
                       {"shape", r.shape},
                       {"surface", r.surface},
+                      {"speed_mm_s", r.speed_mm_s},
                       {"status", "ok"},
                       {"sim_dx_mm", mm(r.sim_dx)},
                       {"sim_dy_mm", mm(r.sim_dy)},

@@ -45,6 +45,7 @@ struct PushTrace {
 
 struct PushResult {
   std::string file, shape, surface;
+  double speed_mm_s = 0;  // the pusher's named speed v
   double sim_dx = 0, sim_dy = 0, sim_dyaw = 0;     // final displacement, m and rad
   double real_dx = 0, real_dy = 0, real_dyaw = 0;
   double pos_err = 0, yaw_err = 0;                 // final |difference|, m and rad
