@@ -21,11 +21,16 @@ std::string scene_text(const std::string& l_body, const std::string& extra) {
          "geoms:\n  - {name: ground, type: plane}\n" + "bodies:\n" + l_body + extra;
 }
 
+// The L as a free body resting on the ground.
+Scene free_l(const TempDir& dir) {
+  return load_scene(dir.write("l.yaml", scene_text("  - name: l\n    pos: [0, 0, 0.005]\n    joint: free\n    geoms:\n"
+                                                   "      - {name: l_geom, type: extrusion, height: 0.01, density: 1000, "
+                                                   "outline: " + std::string(kLOutline) + "}\n", "")));
+}
+
 TEST(SceneExtrusion, LShapeIsTwoNamedPiecesWithTheOutlinesMass) {
   TempDir dir;
-  const Scene scene = load_scene(dir.write("l.yaml", scene_text(
-      "  - name: l\n    pos: [0, 0, 0.005]\n    joint: free\n    geoms:\n"
-      "      - {name: l_geom, type: extrusion, height: 0.01, density: 1000, outline: " + std::string(kLOutline) + "}\n", "")));
+  const Scene scene = free_l(dir);
   const Model& m = *scene.model;
   ASSERT_GE(m.find_geom("l_geom/0"), 0);
   ASSERT_GE(m.find_geom("l_geom/1"), 0);
@@ -38,9 +43,7 @@ TEST(SceneExtrusion, LShapeIsTwoNamedPiecesWithTheOutlinesMass) {
 // which the convex hull would cover) and the support carries the weight.
 TEST(SceneExtrusion, TheSupportIsTheTrueFootprint) {
   TempDir dir;
-  const Scene scene = load_scene(dir.write("l.yaml", scene_text(
-      "  - name: l\n    pos: [0, 0, 0.005]\n    joint: free\n    geoms:\n"
-      "      - {name: l_geom, type: extrusion, height: 0.01, density: 1000, outline: " + std::string(kLOutline) + "}\n", "")));
+  const Scene scene = free_l(dir);
   const Model& m = *scene.model;
   State s = make_state(m);
   Workspace ws;
