@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "io/atomic_file.h"
 
 namespace fs = std::filesystem;
 namespace gs = graspsim;
@@ -23,11 +24,7 @@ namespace {
 const char* const kRunFiles[] = {"geometry.json", "bodies.csv", "contacts.csv", "run.json", "trajectory.csv"};
 const char* const kViewerFiles[] = {"index.html", "viewer.js"};
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw gs::InputError(path.string() + ": cannot open for reading");
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+std::string read_file(const fs::path& path) { return gs::read_whole_file(path); }
 
 void write_file(const fs::path& path, const std::string& data) {
   std::ofstream out(path, std::ios::binary);

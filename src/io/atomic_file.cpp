@@ -5,6 +5,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <system_error>
 
 #include "core/error.h"
@@ -61,6 +63,18 @@ void write_atomically(const std::filesystem::path& path, const std::string& data
     (void)::fsync(dfd);
     ::close(dfd);
   }
+}
+
+std::string read_whole_file(const std::filesystem::path& path, const std::string& what) {
+  const std::string file = path.string();
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw InputError(file + ": no such " + what);
+  if (std::filesystem::is_directory(path, ec)) throw InputError(file + ": is a directory, not a " + what);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(file + ": cannot open the " + what + " for reading");
+  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw InputError(file + ": error while reading the " + what);
+  return data;
 }
 
 }  // namespace graspsim

@@ -11,6 +11,7 @@
 
 #include "collision/extrusion.h"
 #include "core/error.h"
+#include "io/atomic_file.h"
 #include "io/mcube.h"
 
 namespace graspsim::mcube {
@@ -36,9 +37,7 @@ const std::vector<ObjectInfo> kObjects = {
 
 // Reads a little-endian float64, C-order, N x 2 NumPy .npy array (format versions 1 and 2).
 std::vector<Vec2> read_npy_points(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot open");
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string bytes = read_whole_file(path, "MCube outline file");
   if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) fail(path, "not a .npy file");
   const auto u8 = [&](std::size_t i) { return static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i])); };
   const int major = static_cast<int>(u8(6));

@@ -228,17 +228,7 @@ void check_model(const Fingerprint& f, const Model& model, const std::string& fi
 
 // ---- files ------------------------------------------------------------------------------
 
-std::string read_file(const std::filesystem::path& path) {
-  const std::string file = path.string();
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw InputError(file + ": no such state file");
-  if (std::filesystem::is_directory(path, ec)) throw InputError(file + ": is a directory, not a state file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(file + ": cannot open the state file for reading");
-  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw InputError(file + ": error while reading the state file");
-  return data;
-}
+std::string read_file(const std::filesystem::path& path) { return read_whole_file(path, "state file"); }
 
 void require_finite(double x, const std::string& file, const std::string& what) {
   if (!std::isfinite(x)) throw InputError(file + ": " + what + " is not finite");

@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "core/error.h"
+#include "io/atomic_file.h"
 #include "io/yaml_tree.h"
 
 namespace graspsim {
@@ -182,8 +183,7 @@ const char* to_string(SweepParameter::Kind kind) {
 }
 
 nlohmann::json sweep_description(const Sweep& s) {
-  std::ifstream in(s.scene, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string text = read_whole_file(s.scene, "scene file");
   nlohmann::json d = {{"identity",
                        {{"sweep", s.definition},
                         {"scene_bytes", text.size()},

@@ -106,8 +106,7 @@ SweepResults::SweepResults(const Sweep& sweep, const fs::path& dir, bool resume)
       throw InputError(dir.string() + ": its results are from a different sweep (" + id_path.string() +
                        " does not match " + sweep.path + " and its scene); --resume only finishes the same sweep");
     // Keep every complete line; a last line without its newline was cut by a kill.
-    std::ifstream r(results, std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(r)), std::istreambuf_iterator<char>());
+    const std::string text = read_whole_file(results, "results file");
     const std::size_t keep = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
     if (keep < text.size()) fs::resize_file(results, keep);
     std::size_t pos = 0;
