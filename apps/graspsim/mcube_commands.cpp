@@ -315,6 +315,7 @@ void add_mcube_commands(CLI::App& app, McubeArgs& validate, McubeArgs& calibrate
   cm->add_option("--tolerance", calibrate.tolerance, "Width of the final friction bracket")->capture_default_str();
   for (auto [cmd, a] : {std::pair{cm, &calibrate}, std::pair{vm, &validate}})
     cmd->add_option("--force-weight", a->force_weight,
-                    "Weight of the pusher force's RMS error (N) in the fit, where the force channel is usable")
+                    "Weight of the pusher's work (simulated over recorded, in 10 % units) in the fit, where the "
+                    "force channel is usable")
         ->capture_default_str();
 }

@@ -17,6 +17,8 @@
 namespace graspsim::mcube {
 namespace {
 
+constexpr double kMinWork = 0.01;  // J
+
 double median(std::vector<double> v) {
   if (v.empty()) return std::nan("");
   std::sort(v.begin(), v.end());
@@ -60,16 +62,21 @@ nlohmann::json summarize(const std::vector<nlohmann::json>& rows) {
     if (r.contains("speed_mm_s")) groups["speed=" + std::to_string(std::lround(r["speed_mm_s"].get<double>()))].push_back(&r);
   }
   const auto stats = [](const std::vector<const nlohmann::json*>& g) {
-    std::vector<double> pos, yaw, rms_pos, rms_yaw;
+    std::vector<double> pos, yaw, rms_pos, rms_yaw, work;
     for (const auto* r : g) {
       pos.push_back((*r)["pos_err_mm"]), yaw.push_back((*r)["yaw_err_deg"]);
       rms_pos.push_back((*r)["rms_pos_mm"]), rms_yaw.push_back((*r)["rms_yaw_deg"]);
+      if (r->contains("work_real_j") && (*r)["work_real_j"].get<double>() > kMinWork)
+        work.push_back((*r)["work_sim_j"].get<double>() / (*r)["work_real_j"].get<double>());
     }
-    return nlohmann::json{{"files", g.size()},
-                          {"median_pos_err_mm", median(pos)},
-                          {"median_yaw_err_deg", median(yaw)},
-                          {"median_rms_pos_mm", median(rms_pos)},
-                          {"median_rms_yaw_deg", median(rms_yaw)}};
+    nlohmann::json s{{"files", g.size()},
+                     {"median_pos_err_mm", median(pos)},
+                     {"median_yaw_err_deg", median(yaw)},
+                     {"median_rms_pos_mm", median(rms_pos)},
+                     {"median_rms_yaw_deg", median(rms_yaw)}};
+    // The pusher's simulated work over the recorded one, where the force channel measures it.
+    if (!work.empty()) s["median_work_ratio"] = median(work), s["work_files"] = work.size();
+    return s;
   };
   // Medians are over the usable files; the unusable ones are listed with the reason.
   nlohmann::json s = {{"files", rows.size()},          {"ok", rows.size() - failures.size()},
@@ -100,7 +107,9 @@ double calibration_cost(const std::vector<PushFile>& files, const ValidateOption
         const PushResult r = validate_push(files[i], mine);
         fs::remove_all(mine.out_dir);
         cost[i] = std::pow(r.rms_pos * 1e3 / 3.0, 2) + std::pow(r.rms_yaw * 180 / std::numbers::pi / 3.0, 2);
-        if (r.force_rms) cost[i] += fit.force_weight * std::pow(*r.force_rms, 2);
+        // The work term in units of 10 %, on pushes that do measurable work (> 10 mJ: ~0.2 N over 50 mm).
+        if (r.work_real && *r.work_real > kMinWork && *r.work_sim > 0)
+          cost[i] += fit.force_weight * std::pow(std::log(*r.work_sim / *r.work_real) / std::log(1.1), 2);
       },
       [](std::size_t) {});
   double sum = 0;

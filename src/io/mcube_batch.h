@@ -14,8 +14,8 @@
 namespace graspsim::mcube {
 
 // The summary object of `validate --json`: counts, failures, unusable files with the reason, and
-// medians of the final and RMS errors over the usable files, overall and per shape, surface and
-// pusher speed (groups "shape=hex", "surface=abs", "speed=150"); the files whose recorded tip
+// medians of the final and RMS errors (and of the pusher's simulated over recorded work, where the
+// force channel measures it) over the usable files, overall and per shape, surface and pusher speed (groups "shape=hex", "surface=abs", "speed=150"); the files whose recorded tip
 // starts inside the object (start_penetrations).
 // `rows` are to_json() results or {"file", "status": "error", "error"} objects.
 nlohmann::json summarize(const std::vector<nlohmann::json>& rows);
@@ -24,16 +24,18 @@ nlohmann::json summarize(const std::vector<nlohmann::json>& rows);
 struct FitSettings {
   bool fit_pusher = false;   // also fit mu_pusher (alternating with mu_ground, twice)
   double tolerance = 0.005;  // width of the final friction bracket
-  // Weight of the pusher force's RMS error (in newtons) against the trajectory terms, over the files
-  // whose force channel is usable. The motion alone hardly constrains mu_ground (a quasi-static push
-  // does not depend on its magnitude; docs/validation.md), the force does: it scales with it.
+  // Weight of the force term against the trajectory terms: the pusher's simulated work over the
+  // recorded one (PushResult::work_sim / work_real), as (ln ratio / ln 1.1)², so a 10 % error in
+  // work counts as much as a 3 mm RMS error in position, on the files whose force channel is usable
+  // and records more than 10 mJ. The motion alone hardly constrains mu_ground (a quasi-static push
+  // does not depend on its magnitude; docs/validation.md), the pusher's work scales with it.
   double force_weight = 0.0;
   unsigned jobs = 1;
 };
 
 // The calibration objective: the RMS over files of the trajectory errors, position and yaw each
 // relative to issue 5's accuracy targets (3 mm, 3 deg), so neither unit dominates, plus
-// force_weight times the squared pusher-force RMS error (N) of the files with a usable channel.
+// force_weight times the work term above.
 double calibration_cost(const std::vector<PushFile>& files, const ValidateOptions& options, const FitSettings& fit);
 
 struct Calibration {

@@ -143,8 +143,22 @@ double rad2deg(double r) { return r * 180 / std::numbers::pi; }
 
 // Motion is compared over the whole run; force only while the pusher moves (after it stops the
 // recorded channel keeps offsets of a few newtons that are not contact forces).
-void compare(const SimSeries& sim, const Trajectory& real, const ForceSeries& force, double duration, double push_end,
-             PushResult& r) {
+}  // namespace
+
+double pusher_work(const std::vector<Vec2>& path, const std::vector<double>& t, const std::vector<double>& fx,
+                   const std::vector<double>& fy, double until) {
+  double w = 0;
+  for (std::size_t k = 0; k + 1 < path.size() && (k + 1) * kPathPeriod <= until; ++k) {
+    const double mid = (k + 0.5) * kPathPeriod;
+    w -= Vec2(interpolate(t, fx, mid), interpolate(t, fy, mid)).dot(path[k + 1] - path[k]);
+  }
+  return w;
+}
+
+namespace {
+
+void compare(const SimSeries& sim, const Trajectory& real, const ForceSeries& force, const std::vector<Vec2>& path,
+             double duration, double push_end, PushResult& r) {
   double se_pos = 0, se_yaw = 0;
   int n = 0;
   for (std::size_t i = 0; i < real.t.size(); ++i) {
@@ -181,8 +195,14 @@ void compare(const SimSeries& sim, const Trajectory& real, const ForceSeries& fo
     r.trace.real_fx.push_back(force.fx[i]), r.trace.real_fy.push_back(force.fy[i]);
     ++m;
   }
-  if (m > 0) r.force_rms = std::sqrt(se_force / m);
-  else r.force_note = "no force samples during the push";
+  if (m > 0) {
+    r.force_rms = std::sqrt(se_force / m);
+    const double until = std::min(duration, push_end);
+    r.work_real = pusher_work(path, force.t, force.fx, force.fy, until);
+    r.work_sim = pusher_work(path, sim.t, sim.fx, sim.fy, until);
+  } else {
+    r.force_note = "no force samples during the push";
+  }
 }
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
@@ -239,7 +259,7 @@ PushResult validate_push(const PushFile& f, const ValidateOptions& options) {
   const SimSeries sim = simulate(scene, options.out_dir, options.record, &r.wall_time_s);
   for (double v : {sim.x.back(), sim.y.back(), sim.yaw.back()})
     if (!std::isfinite(v)) throw std::runtime_error("MCube file '" + f.path + "': the simulation diverged (NaN)");
-  compare(sim, real, pusher_force(f), r.duration, window.end - window.start, r);
+  compare(sim, real, pusher_force(f), path, r.duration, window.end - window.start, r);
   return r;
 }
 
@@ -270,6 +290,7 @@ nlohmann::json to_json(const PushResult& r) {
   if (!r.usable) j["unusable_reason"] = r.unusable_reason;
   if (!r.friction_note.empty()) j["friction_note"] = r.friction_note;
   if (r.force_rms) j["force_rms_n"] = *r.force_rms;
+  if (r.work_real) j["work_real_j"] = *r.work_real, j["work_sim_j"] = *r.work_sim;
   else j["force_note"] = r.force_note;
   return j;
 }

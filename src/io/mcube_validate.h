@@ -52,6 +52,12 @@ struct PushResult {
   double rms_pos = 0, rms_yaw = 0;                 // over the recorded object samples, m and rad
   std::optional<double> force_rms;                 // N; empty when the force channel is unusable
   std::string force_note;                          // why there is no force comparison
+  // The pusher's work on the object while it moves (J), from the recorded force and from the
+  // simulated one along the same path; empty when the force channel is unusable. Unlike the force
+  // RMS it does not grow with the simulated contact force's step-to-step ripple or the channel's
+  // noise, and it scales with mu_ground (a quasi-static push's dissipation is mu m g times the mean
+  // slip of the footprint): the calibration's force term.
+  std::optional<double> work_real, work_sim;
   double tip_shift = 0;                            // m the recorded path was moved out of the object
   // m between the pusher's surface and the object's true outline at the recorded start (negative:
   // the recorded tip starts inside the object; the path is then moved out by tip_shift).
@@ -69,6 +75,12 @@ struct PushResult {
 // the tracking's own error (the tip starts within 1.8 mm of its named point on 49 of the 50 ABS
 // files).
 inline constexpr double kStartPenetrationTolerance = 0.001;
+
+// The work -∫ F · dp done on the object by a pusher moving along `path` (sampled every
+// kPathPeriod from t = 0) until `until` (s), F being the force on the pusher (what its sensor
+// measures: the object's reaction) given at times t, interpolated linearly.
+double pusher_work(const std::vector<Vec2>& path, const std::vector<double>& t, const std::vector<double>& fx,
+                   const std::vector<double>& fy, double until);
 
 // Simulates one recording. InputError naming the file on bad input.
 PushResult validate_push(const PushFile& f, const ValidateOptions& options);
