@@ -123,6 +123,7 @@ int cmd_run(const SceneArgs& args, std::optional<double> duration, std::optional
   }
   ProgressBar bar;
   options.progress = [&bar](double f) { bar(f); };
+  options.warn = [](const std::string& w) { std::fprintf(stderr, "\nwarning: %s\n", w.c_str()); };
   options.stop_requested = [] { return g_stop_signal != 0; };
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);

@@ -17,7 +17,7 @@ struct McubeArgs {
   bool fit_pusher = false;    // calibrate
   double tolerance = 0.005;   // calibrate, validate --holdout: friction bracket width
   std::string holdout;        // validate: "", "shape" or "surface"
-  double force_weight = 0.0;  // calibrate, validate --holdout: weight of the force error in the fit
+  double force_weight = 0.2;  // calibrate, validate --holdout: weight of the pusher's work in the fit (FitSettings)
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
 };
 

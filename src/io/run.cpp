@@ -192,10 +192,19 @@ struct PenaltyStats {
   bool valid = false;
   std::int64_t accepted = 0, rejected = 0, evaluations = 0, overlap_calls = 0;
   double overlap_seconds = 0.0, max_volume = 0.0;
-  void add(const StepResult& r) {
+  std::string crawl;  // the warning, once
+  // RK45 steps shorter than this on average over one output step: a crawl. The seed's grasps
+  // take ~4 per millisecond; a light finger deep in the bunny took 2 400 (the census, docs/errors.md).
+  static constexpr double kCrawlStep = 1e-6;  // s
+  void add(const StepResult& r, const State& s, double dt) {
     for (const ContactResult& c : r.contacts) max_volume = std::max(max_volume, c.volume);
     const PenaltyStepInfo& p = r.penalty;
     if (!p.valid) return;
+    if (crawl.empty() && p.accepted > 0 && dt / static_cast<double>(p.accepted) < kCrawlStep)
+      crawl = "t = " + show(s.t) + " s: the penalty stepper's RK45 took " + std::to_string(p.accepted) + " steps for one " +
+              show(dt) + " s step (" + show(dt / static_cast<double>(p.accepted)) +
+              " s each): the contact is stiffer than the bodies' masses can follow at a usable step (a light body "
+              "pressed deep into another?); the run goes on, far slower than usual";
     valid = true;
     accepted += p.accepted;
     rejected += p.rejected;
@@ -212,6 +221,7 @@ struct PenaltyStats {
     summary["overlap_us_mean"] = overlap_calls > 0 ? 1e6 * overlap_seconds / static_cast<double>(overlap_calls) : 0.0;
     summary["overlap_seconds"] = overlap_seconds;
     summary["max_overlap_volume_m3"] = max_volume;
+    if (!crawl.empty()) summary["warnings"] = {crawl};
   }
 };
 
@@ -334,7 +344,9 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options) {
       qstats.add(result);
       if (recorder || object.body >= 0) forward_kinematics(model, state.q, ws.kin);  // the step leaves ws.kin at the old q
       object.add(model, ws.kin, state.v, result, state.t);
-      penalty.add(result);
+      const bool crawled = !penalty.crawl.empty();
+      penalty.add(result, state, model.options.dt);
+      if (!crawled && !penalty.crawl.empty() && options.warn) options.warn(penalty.crawl);
       if (recorder) recorder->record(model, state, ws, &result);
       if (options.on_step) options.on_step(model, state, ws, result);
       if (options.progress) options.progress(static_cast<double>(i + 1) / static_cast<double>(nsteps));

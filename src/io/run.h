@@ -37,6 +37,9 @@ struct RunOptions {
   std::function<bool()> stop_requested;
   // Called after every step with the fraction done; for progress bars.
   std::function<void(double)> progress;
+  // Told, once per kind, what the run does that a user should know while it runs (the penalty
+  // stepper crawling); the same text goes to run.json's summary "warnings".
+  std::function<void(const std::string&)> warn;
   // Called after every step (the thesis' "step event listener").
   std::function<void(const Model&, const State&, const Workspace&, const StepResult&)> on_step;
 };
