@@ -263,7 +263,7 @@ int cmd_calibrate_mcube(const McubeArgs& args) {
     throw gs::InputError("none of the " + std::to_string(paths.size()) + " files given is on surface '" + args.surface + "'");
   const ValidateOptions base = base_options(args, paths);
   const auto known = base.surfaces.find(args.surface);
-  const SurfaceFriction start = known != base.surfaces.end() ? known->second : SurfaceFriction{0.2, 0.25};
+  const SurfaceFriction start = known != base.surfaces.end() ? known->second : kNeutralFriction;
   std::printf("calibrating '%s' on %zu files from mu_ground %.4f, mu_pusher %.4f\n", args.surface.c_str(), files.size(),
               start.mu_ground, start.mu_pusher);
   std::fflush(stdout);

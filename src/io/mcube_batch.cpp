@@ -180,8 +180,9 @@ void fit_fold(HoldoutFold& fold, const std::vector<PushFile>& files, const Valid
   for (const auto& [surface, group] : train) {
     const bool tested = std::any_of(fold.test.begin(), fold.test.end(), [&](std::size_t i) { return files[i].surface == surface; });
     if (!tested && !need_mean) continue;
-    const auto known = options.surfaces.find(surface);
-    const SurfaceFriction start = known != options.surfaces.end() ? known->second : SurfaceFriction{0.2, 0.25};
+    // Not from the table's value: it was fitted with the held-out files, and the search keeps
+    // its start when it finds nothing better, which would leak them into the fold.
+    const SurfaceFriction start = kNeutralFriction;
     if (progress) progress("fitting '" + surface + "' on " + std::to_string(group.size()) + " files");
     FitSettings both = fit;
     both.fit_pusher = true;

@@ -40,6 +40,9 @@ struct FitSettings {
 // force_weight times the work term above.
 double calibration_cost(const std::vector<PushFile>& files, const ValidateOptions& options, const FitSettings& fit);
 
+// Where a fit without a prior starts (a surface not in the table, a leave-one-out fold).
+inline constexpr SurfaceFriction kNeutralFriction{0.2, 0.25};
+
 struct Calibration {
   SurfaceFriction mu;
   double cost_before = 0, cost_after = 0;
@@ -71,8 +74,9 @@ struct HoldoutFold {
 // or fewer than two groups.
 std::vector<HoldoutFold> holdout_folds(const std::vector<PushFile>& files, const std::string& by);
 
-// Fits the fold's friction (mu_pusher too, whatever fit.fit_pusher says) from `options.surfaces`
-// (the starting values); `progress` as above.
+// Fits the fold's friction (mu_pusher too, whatever fit.fit_pusher says) from a neutral start
+// (mu_ground 0.2, mu_pusher 0.25), not from options.surfaces: the table was fitted with the
+// held-out files. `progress` as above.
 void fit_fold(HoldoutFold& fold, const std::vector<PushFile>& files, const ValidateOptions& options, const FitSettings& fit,
               const std::function<void(const std::string&)>& progress = {});
 
