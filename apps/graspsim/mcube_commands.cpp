@@ -113,19 +113,30 @@ void print_row(const nlohmann::json& r) {
 
 namespace {
 
+nlohmann::json error_row(const std::string& path, const std::exception& e) {
+  std::string what = e.what();
+  if (what.find(path) == std::string::npos) what = "MCube file '" + path + "': " + what;
+  return {{"file", path}, {"status", "error"}, {"error", what}};
+}
+
 // One recording simulated into `out_dir`: its result row, or an error row (a bad file does not
 // stop a folder run: it is reported and counted).
-nlohmann::json validate_one(const std::string& path, ValidateOptions o, const fs::path& out_dir) {
+nlohmann::json validate_one(const PushFile& f, ValidateOptions o, const fs::path& out_dir) {
   try {
-    const PushFile f = read_push_file(path);
     o.out_dir = out_dir;
     const PushResult r = validate_push(f, o);
     write_trace(o.out_dir, r.trace);
     return to_json(r);
   } catch (const std::exception& e) {
-    std::string what = e.what();
-    if (what.find(path) == std::string::npos) what = "MCube file '" + path + "': " + what;
-    return {{"file", path}, {"status", "error"}, {"error", what}};
+    return error_row(f.path, e);
+  }
+}
+
+nlohmann::json validate_one(const std::string& path, const ValidateOptions& o, const fs::path& out_dir) {
+  try {
+    return validate_one(read_push_file(path), o, out_dir);
+  } catch (const std::exception& e) {
+    return error_row(path, e);
   }
 }
 
@@ -172,7 +183,7 @@ int validate_holdout(const McubeArgs& args, const std::vector<std::string>& path
   std::vector<nlohmann::json> fitted(kept.size()), held(kept.size());
   gs::run_ordered(
       kept.size(), args.jobs,
-      [&](std::size_t i) { fitted[i] = validate_one(kept[i], base, fs::path(args.out) / "fitted" / fs::path(kept[i]).stem()); },
+      [&](std::size_t i) { fitted[i] = validate_one(files[i], base, fs::path(args.out) / "fitted" / fs::path(kept[i]).stem()); },
       [](std::size_t) {});
   nlohmann::json fold_summaries = nlohmann::json::array();
   for (HoldoutFold& fold : folds) {
@@ -186,7 +197,7 @@ int validate_holdout(const McubeArgs& args, const std::vector<std::string>& path
         fold.test.size(), args.jobs,
         [&](std::size_t k) {
           const std::size_t i = fold.test[k];
-          nlohmann::json row = validate_one(kept[i], o, fs::path(args.out) / fs::path(kept[i]).stem());
+          nlohmann::json row = validate_one(files[i], o, fs::path(args.out) / fs::path(kept[i]).stem());
           row["holdout"] = fold.held_out;
           const SurfaceFriction& mu = fold.friction.at(files[i].surface);
           row["mu_ground"] = mu.mu_ground, row["mu_pusher"] = mu.mu_pusher;

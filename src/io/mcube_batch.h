@@ -15,8 +15,9 @@ namespace graspsim::mcube {
 
 // The summary object of `validate --json`: counts, failures, unusable files with the reason, and
 // medians of the final and RMS errors (and of the pusher's simulated over recorded work, where the
-// force channel measures it) over the usable files, overall and per shape, surface and pusher speed (groups "shape=hex", "surface=abs", "speed=150"); the files whose recorded tip
-// starts inside the object (start_penetrations).
+// force channel measures it) over the usable files, overall and per shape, surface and pusher
+// speed (groups "shape=hex", "surface=abs", "speed=150"); the files whose recorded tip starts
+// inside the object (start_penetrations).
 // `rows` are to_json() results or {"file", "status": "error", "error"} objects.
 nlohmann::json summarize(const std::vector<nlohmann::json>& rows);
 
@@ -60,8 +61,9 @@ Calibration calibrate_surface(const std::vector<PushFile>& files, const Validate
 // Leave-one-out generalization: the files are grouped by `by` ("shape" or "surface"); in each
 // fold one group is held out, each surface's friction is fitted (calibrate_surface, with the
 // pusher's) on the files outside the group only, and the group's files are then simulated with it.
-// Only the held-out files' surfaces are fitted. A held-out file on a surface with no training file (always so when holding out a surface; for
-// plywood when holding out rect1, its only shape) gets the mean of the fold's fitted surfaces.
+// Only the held-out files' surfaces are fitted. A held-out file on a surface with no training
+// file (always so when holding out a surface; for plywood when holding out rect1, its only
+// shape) gets the mean of the fold's fitted surfaces.
 struct HoldoutFold {
   std::string held_out;                     // "shape=hex", "surface=plywood"
   std::vector<std::size_t> train, test;     // indices into the files
