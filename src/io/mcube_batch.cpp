@@ -177,7 +177,8 @@ void fit_fold(HoldoutFold& fold, const std::vector<PushFile>& files, const Valid
   bool need_mean = false;
   for (std::size_t i : fold.test) need_mean |= !train.count(files[i].surface);
   SurfaceTable fitted;
-  for (const auto& [surface, group] : train) {
+  for (const auto& [surface_key, group] : train) {
+    const std::string& surface = surface_key;  // clang 14 cannot capture a structured binding
     const bool tested = std::any_of(fold.test.begin(), fold.test.end(), [&](std::size_t i) { return files[i].surface == surface; });
     if (!tested && !need_mean) continue;
     // Not from the table's value: it was fitted with the held-out files, and the search keeps
