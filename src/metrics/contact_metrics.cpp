@@ -7,9 +7,10 @@
 
 namespace graspsim {
 
-double coulomb_cone_error(double fn, const Vec3& ft, double mu) {
+double coulomb_cone_error(double fn, const Vec3& ft, double mu, double force_tol) {
   const double t = ft.norm();
   const double limit = mu * std::abs(fn);
+  if (t <= limit + force_tol) return 0.0;
   if (limit <= 0.0) return t > 0.0 ? std::numeric_limits<double>::infinity() : 0.0;
   return std::max(0.0, t / limit - 1.0);
 }

@@ -7,8 +7,10 @@ namespace graspsim {
 
 // Coulomb cone error, thesis eq. 4.1: C = max(0, ‖f_t‖ / (μ‖f_n‖) − 1). Zero inside the
 // cone. With no normal force, any friction is an infinite violation (returns +inf) and
-// no friction is none (returns 0).
-double coulomb_cone_error(double fn, const Vec3& ft, double mu);
+// no friction is none (returns 0). A friction force within `force_tol` (N) of the cone is
+// in it: a solver that meets its rows to a tolerance leaves that much friction where the
+// normal force is zero, which is rounding, not an infinite violation.
+double coulomb_cone_error(double fn, const Vec3& ft, double mu, double force_tol = 0.0);
 
 // Alignment error, thesis eq. 4.2: A = arccos(f_t·v / (‖f_t‖‖v‖)) − π, in radians: 0 when
 // friction opposes the slip exactly, down to −π when it pushes along it. NaN (not

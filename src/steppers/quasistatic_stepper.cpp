@@ -10,6 +10,7 @@
 #include "metrics/contact_metrics.h"
 #include "quasistatic/schemes.h"
 #include "quasistatic/system.h"
+#include "solvers/complementarity_qp.h"
 
 namespace graspsim {
 
@@ -90,7 +91,8 @@ void fill_results(const QuasistaticSystem& sys, const QuasistaticSolution& sol, 
     }
     // The directions are balanced, so Σ d (d·v) = (k/2) v_t.
     r.slip = slip * (2.0 / k);
-    r.cone_error = coulomb_cone_error(r.fn, r.ft, c.mu);
+    // The solvers meet the cone's row Σ P_f ≤ μ P_n to their feasibility tolerance (N·s).
+    r.cone_error = coulomb_cone_error(r.fn, r.ft, c.mu, ComplementarityBbOptions{}.feasibility_tol / h);
     r.alignment_error = alignment_error(r.ft, r.slip);
     result.contacts.push_back(r);
   }

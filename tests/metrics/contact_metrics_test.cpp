@@ -18,6 +18,10 @@ TEST(CoulombConeError, RelativeExcessOutside) {
   EXPECT_NEAR(coulomb_cone_error(10.0, Vec3(5, 5, 0), 0.5), std::sqrt(2.0) - 1.0, 1e-15);
   EXPECT_TRUE(std::isinf(coulomb_cone_error(0.0, Vec3(1, 0, 0), 0.5)));
   EXPECT_EQ(coulomb_cone_error(0.0, Vec3::Zero(), 0.5), 0.0);
+  // Within the solver's tolerance of the cone: rounding, not a violation.
+  EXPECT_EQ(coulomb_cone_error(1e-23, Vec3(1e-7, 0, 0), 0.5, 2e-7), 0.0);
+  EXPECT_TRUE(std::isinf(coulomb_cone_error(0.0, Vec3(1e-6, 0, 0), 0.5, 2e-7)));
+  EXPECT_NEAR(coulomb_cone_error(10.0, Vec3(5, 5, 0), 0.5, 1e-9), std::sqrt(2.0) - 1.0, 1e-15);
 }
 
 TEST(AlignmentError, ZeroWhenOpposingSlip) {
