@@ -6,8 +6,10 @@
 #include <CGAL/convex_hull_2.h>
 #include <CGAL/partition_2.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <limits>
 #include <list>
 
 #include "core/error.h"
@@ -138,6 +140,30 @@ Mesh extrude(const Outline& ccw, double height, std::string name) {
     m.faces.push_back({i, n + j, n + i});
   }
   return m;
+}
+
+bool outline_contains(const Outline& poly, const Vec2& q) {
+  bool in = false;
+  for (std::size_t i = 0, j = poly.size() - 1; i < poly.size(); j = i++) {
+    const Vec2 &a = poly[j], &b = poly[i];
+    if ((a.y() > q.y()) != (b.y() > q.y()) && q.x() < a.x() + (q.y() - a.y()) * (b.x() - a.x()) / (b.y() - a.y()))
+      in = !in;
+  }
+  return in;
+}
+
+double outline_signed_distance(const Outline& poly, const Vec2& q, Vec2* away) {
+  double best = std::numeric_limits<double>::infinity();
+  Vec2 nearest = q, edge_normal = Vec2::UnitX();
+  for (std::size_t i = 0; i < poly.size(); ++i) {
+    const Vec2& a = poly[i];
+    const Vec2 e = poly[(i + 1) % poly.size()] - a;
+    const Vec2 c = a + std::clamp((q - a).dot(e) / e.squaredNorm(), 0.0, 1.0) * e;
+    if ((q - c).norm() < best) best = (q - c).norm(), nearest = c, edge_normal = Vec2(e.y(), -e.x()).normalized();
+  }
+  const bool inside = outline_contains(poly, q);
+  if (away) *away = best > 0 ? Vec2((inside ? nearest - q : q - nearest).normalized()) : edge_normal;
+  return inside ? -best : best;
 }
 
 }  // namespace graspsim

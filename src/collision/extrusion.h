@@ -45,4 +45,13 @@ double signed_area(const Outline& poly);  // positive counter-clockwise
 // The convex hull of the points, counter-clockwise, without collinear points.
 Outline convex_hull(const Outline& points);
 
+// Whether q lies inside a simple polygon (either orientation, convex or not; crossing number).
+bool outline_contains(const Outline& poly, const Vec2& q);
+
+// Signed distance from q to a simple polygon's boundary (negative inside). `away`, when
+// given: the unit direction that leads out of the polygon fastest from q (away from the
+// nearest boundary point; on the boundary, the nearest edge's outward normal for a
+// counter-clockwise polygon).
+double outline_signed_distance(const Outline& poly, const Vec2& q, Vec2* away = nullptr);
+
 }  // namespace graspsim

@@ -10,6 +10,7 @@
 #include <numbers>
 #include <numeric>
 
+#include "collision/extrusion.h"
 #include "core/error.h"
 #include "core/types.h"
 #include "io/run.h"
@@ -80,24 +81,6 @@ Path recorded_tip_path(const PushFile& f) {
 Path nominal_tip_path(const PushFile& f, const PushGeometry& g) {
   const double travel = 0.050, v = f.speed_mm_s * 1e-3;
   return {{0.0, travel / v}, {g.tip_start, g.tip_start + travel * g.direction}};
-}
-
-// Signed distance from a point to a simple polygon (negative inside; convex or not) and the unit
-// direction that leads out of it fastest from the point (away from the nearest boundary point).
-double polygon_distance(const std::vector<Vec2>& poly, const Vec2& q, Vec2* away) {
-  double best = std::numeric_limits<double>::infinity();
-  Vec2 nearest = q, edge_normal = Vec2::UnitX();
-  bool inside = false;
-  for (std::size_t i = 0; i < poly.size(); ++i) {
-    const Vec2& a = poly[i];
-    const Vec2& b = poly[(i + 1) % poly.size()];
-    const Vec2 e = b - a;
-    const Vec2 c = a + std::clamp((q - a).dot(e) / e.squaredNorm(), 0.0, 1.0) * e;
-    if ((q - c).norm() < best) best = (q - c).norm(), nearest = c, edge_normal = Vec2(e.y(), -e.x()).normalized();
-    if ((a.y() > q.y()) != (b.y() > q.y()) && q.x() < a.x() + (q.y() - a.y()) * e.x() / e.y()) inside = !inside;
-  }
-  *away = best > 0 ? Vec2((inside ? nearest - q : q - nearest).normalized()) : edge_normal;
-  return inside ? -best : best;
 }
 
 double yaw_of(const State& s, int qadr) {
@@ -244,7 +227,7 @@ PushResult validate_push(const PushFile& f, const ValidateOptions& options) {
   // A tip that starts inside the object (tracking and placement error, up to ~2 mm) is moved out
   // along the shortest way, with its whole path, so the push does not start with an impact.
   Vec2 away = Vec2::UnitX();
-  const double gap = polygon_distance(outline, path.front(), &away) - kPusherRadius;
+  const double gap = outline_signed_distance(outline, path.front(), &away) - kPusherRadius;
   r.start_gap = gap;
   if (gap < 0) {
     r.tip_shift = -gap;

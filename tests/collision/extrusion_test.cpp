@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <numbers>
@@ -122,6 +123,26 @@ TEST(Extrusion, PrismIsClosedWithTheOutlinesVolumeAndCentroid) {
     const MassProperties mp = mesh_mass_properties(m, 1000.0);
     EXPECT_NEAR(mp.mass, 1000.0 * signed_area(piece) * 0.01, 1e-12);
     EXPECT_NEAR(mp.com.z(), 0.0, 1e-12);
+  }
+}
+
+TEST(Extrusion, SignedDistanceToANonConvexOutline) {
+  // The L: a 60 x 10 mm foot and a 20 x 40 mm stem; either orientation.
+  for (bool reversed : {false, true}) {
+    Outline l = l_shape();
+    if (reversed) std::reverse(l.begin(), l.end());
+    Vec2 away;
+    EXPECT_NEAR(outline_signed_distance(l, {0.04, 0.02}, &away), 0.01, 1e-15);  // in the notch, inside the hull
+    EXPECT_NEAR((away - Vec2(0, 1)).norm(), 0.0, 1e-12);
+    EXPECT_FALSE(outline_contains(l, {0.04, 0.02}));
+    EXPECT_NEAR(outline_signed_distance(l, {0.025, 0.015}), 0.005, 1e-15);  // off the inner corner: the stem's edge
+    EXPECT_NEAR(outline_signed_distance(l, {0.065, 0.015}, &away), 0.005 * std::sqrt(2.0), 1e-15);  // off the foot's corner
+    EXPECT_NEAR((away - Vec2(1, 1).normalized()).norm(), 0.0, 1e-12);
+    EXPECT_NEAR(outline_signed_distance(l, {0.005, 0.03}, &away), -0.005, 1e-15);  // inside the stem
+    EXPECT_NEAR((away - Vec2(-1, 0)).norm(), 0.0, 1e-12);
+    EXPECT_TRUE(outline_contains(l, {0.005, 0.03}));
+    EXPECT_NEAR(outline_signed_distance(l, {0.05, 0.003}), -0.003, 1e-15);  // inside the foot
+    EXPECT_NEAR(outline_signed_distance(l, {-0.003, -0.004}), 0.005, 1e-15);  // off the outer corner
   }
 }
 

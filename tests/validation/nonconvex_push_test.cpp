@@ -67,15 +67,6 @@ Eigen::Vector3d coulomb_twist(const Support& s, const Vec2& c, const Vec2& n, do
   return xi;
 }
 
-bool inside(const Outline& poly, const Vec2& q) {
-  bool in = false;
-  for (std::size_t i = 0, j = poly.size() - 1; i < poly.size(); j = i++)
-    if ((poly[i].y() > q.y()) != (poly[j].y() > q.y()) &&
-        q.x() < poly[j].x() + (q.y() - poly[j].y()) * (poly[i].x() - poly[j].x()) / (poly[i].y() - poly[j].y()))
-      in = !in;
-  return in;
-}
-
 // The exact footprint under uniform pressure: cell centres of a fine raster inside the outline.
 Support raster(const Outline& poly, double h) {
   Support s;
@@ -83,7 +74,7 @@ Support raster(const Outline& poly, double h) {
   for (const Vec2& p : poly) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
   for (double x = lo.x() + h / 2; x < hi.x(); x += h)
     for (double y = lo.y() + h / 2; y < hi.y(); y += h)
-      if (inside(poly, {x, y})) s.x.emplace_back(x, y), s.w.push_back(h * h);
+      if (outline_contains(poly, {x, y})) s.x.emplace_back(x, y), s.w.push_back(h * h);
   return s;
 }
 
