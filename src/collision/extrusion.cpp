@@ -143,6 +143,7 @@ Mesh extrude(const Outline& ccw, double height, std::string name) {
 }
 
 bool outline_contains(const Outline& poly, const Vec2& q) {
+  if (poly.empty()) return false;
   bool in = false;
   for (std::size_t i = 0, j = poly.size() - 1; i < poly.size(); j = i++) {
     const Vec2 &a = poly[j], &b = poly[i];
@@ -159,7 +160,8 @@ double outline_signed_distance(const Outline& poly, const Vec2& q, Vec2* away) {
     const Vec2& a = poly[i];
     const Vec2 e = poly[(i + 1) % poly.size()] - a;
     const Vec2 c = a + std::clamp((q - a).dot(e) / e.squaredNorm(), 0.0, 1.0) * e;
-    if ((q - c).norm() < best) best = (q - c).norm(), nearest = c, edge_normal = Vec2(e.y(), -e.x()).normalized();
+    const double d = (q - c).norm();
+    if (d < best) best = d, nearest = c, edge_normal = Vec2(e.y(), -e.x()).normalized();
   }
   const bool inside = outline_contains(poly, q);
   if (away) *away = best > 0 ? Vec2((inside ? nearest - q : q - nearest).normalized()) : edge_normal;

@@ -72,6 +72,8 @@ void fill_results(const QuasistaticSystem& sys, const QuasistaticSolution& sol, 
   const double h = sys.h;
   const int k = sys.ndir();
   const VecX slide = sys.Jf_u * sol.dv_u + sys.Jf_a * sol.dv_a;
+  // The solvers meet the cone's row Σ P_f ≤ μ P_n to their feasibility tolerance (N·s).
+  const double force_tol = ComplementarityBbOptions{}.feasibility_tol / h;
   for (int i = 0; i < sys.nc(); ++i) {
     const QuasistaticContact& c = sys.contacts[i];
     ContactResult r;
@@ -91,8 +93,7 @@ void fill_results(const QuasistaticSystem& sys, const QuasistaticSolution& sol, 
     }
     // The directions are balanced, so Σ d (d·v) = (k/2) v_t.
     r.slip = slip * (2.0 / k);
-    // The solvers meet the cone's row Σ P_f ≤ μ P_n to their feasibility tolerance (N·s).
-    r.cone_error = coulomb_cone_error(r.fn, r.ft, c.mu, ComplementarityBbOptions{}.feasibility_tol / h);
+    r.cone_error = coulomb_cone_error(r.fn, r.ft, c.mu, force_tol);
     r.alignment_error = alignment_error(r.ft, r.slip);
     result.contacts.push_back(r);
   }
