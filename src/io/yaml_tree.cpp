@@ -5,8 +5,10 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include "core/error.h"
@@ -113,6 +115,50 @@ std::string syntax_error(const std::string& where, const YAML::Exception& e) {
          ": YAML syntax error: " + e.msg;
 }
 
+// Records where a document's first node starts.
+class FirstMark : public YAML::EventHandler {
+ public:
+  std::optional<YAML::Mark> mark;
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { note(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { note(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { note(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    note(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    note(m);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void note(const YAML::Mark& m) {
+    if (!mark) mark = m;
+  }
+};
+
+// A scene is one document. yaml-cpp ends the first one silently where a line is indented less
+// than the first key (" duration: 1" then "bodies:"), so a second one is an error. The documents
+// are walked here, at most two, rather than with YAML::LoadAll: yaml-cpp 0.7's LoadAll loops
+// forever, allocating, on a stray ',' before the first node (yaml-cpp issue #1040, fixed after
+// 0.7 by PR #1319), since its parser then reports a new empty document without consuming it.
+void check_single_document(const std::string& text, const std::string& path) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  FirstMark first, second;
+  if (!parser.HandleNextDocument(first) || !parser.HandleNextDocument(second)) return;
+  const YAML::Mark at = second.mark.value_or(YAML::Mark());
+  const std::string where = path + ":" + std::to_string(at.line + 1);
+  if (first.mark && at.pos == first.mark->pos)
+    throw InputError(where + ":" + std::to_string(at.column + 1) +
+                     ": YAML syntax error: no YAML node can start here (a stray ',', ']' or '}'?)");
+  throw InputError(where +
+                   ": the scene's YAML ends before this line (a '---', or the first key indented deeper than "
+                   "this one): a scene file holds one document");
+}
+
 }  // namespace
 
 YamlNode load_yaml_file(const std::string& path) {
@@ -121,15 +167,9 @@ YamlNode load_yaml_file(const std::string& path) {
   std::stringstream text;
   text << in.rdbuf();
   try {
-    // A scene is one document. yaml-cpp ends the first one silently where a line is indented
-    // less than the first key (" duration: 1" then "bodies:"), so a second one is an error.
-    const std::vector<YAML::Node> docs = YAML::LoadAll(text.str());
-    if (docs.size() > 1)
-      throw InputError(path + ":" + std::to_string(docs[1].Mark().line + 1) +
-                       ": the scene's YAML ends before this line (a '---', or the first key indented deeper than "
-                       "this one): a scene file holds one document");
+    check_single_document(text.str(), path);
     Budget budget;
-    return convert(docs.empty() ? YAML::Node() : docs[0], path, {}, budget);
+    return convert(YAML::Load(text.str()), path, {}, budget);
   } catch (const YAML::Exception& e) {
     throw InputError(syntax_error(path, e));
   }

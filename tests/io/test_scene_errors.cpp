@@ -86,6 +86,17 @@ TEST(SceneErrors, ValuesBeyondTheEnginesLimits) {
 // Found by scripts/message-census: names under `recording:` were checked only when a run
 // started, without file or line; a first key indented deeper than the next silently ended
 // the scene there; a scene with nothing in it (a lost include) ran.
+// Found by fuzz_scene (CI, stop 28): a ',' before the first node made yaml-cpp 0.7's LoadAll
+// loop forever, allocating (yaml-cpp issue #1040). A test that regresses hangs until CTest's
+// timeout.
+TEST(SceneErrors, StrayCommaBeforeTheFirstNode) {
+  EXPECT_CONTAINS(error_of("# comment\n,\ninclude: x.yaml\n"), "s.yaml:2:1: YAML syntax error: no YAML node can start here");
+  EXPECT_CONTAINS(error_of(","), "s.yaml:1:1: YAML syntax error");
+  EXPECT_CONTAINS(error_of("]\n"), "s.yaml:1:1: YAML syntax error");
+  EXPECT_CONTAINS(error_of("&a ,\n"), "s.yaml:1:");
+  EXPECT_CONTAINS(error_of("- !+(.,.)\n"), "s.yaml:1:");
+}
+
 TEST(SceneErrors, RecordingNamesIndentationAndEmptyScenes) {
   const std::string box = "bodies:\n  - {name: box, joint: free, mass: 1, geoms: [{name: g, type: sphere, size: [0.1]}]}\n";
   EXPECT_CONTAINS(error_of(box + "recording:\n  object: bx\n"),
