@@ -32,6 +32,7 @@ class State:
     q: npt.NDArray[np.float64]
     v: npt.NDArray[np.float64]
     act: npt.NDArray[np.float64]
+    sleep_time: npt.NDArray[np.float64]
     @property
     def step(self) -> int: ...
     def copy(self) -> State: ...
@@ -75,6 +76,7 @@ class StepResult:
     solver: str
     solver_residual: float
     solver_iterations: int
+    asleep_bodies: int
     wall_time_s: float
 
 class Model:

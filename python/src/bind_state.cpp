@@ -91,6 +91,11 @@ void bind_state(py::module_& mod) {
           "act", [](py::object self) { return view(self.cast<PyState&>().state.act, self); },
           [](PyState& s, const py::handle& x) { assign(s.state.act, x, "act"); },
           "Actuator controller states (one per actuator).")
+      .def_property(
+          "sleep_time", [](py::object self) { return view(self.cast<PyState&>().state.sleep_time, self); },
+          [](PyState& s, const py::handle& x) { assign(s.state.sleep_time, x, "sleep_time"); },
+          "SPOOK sleeping: per body, how long its tree has been still (s; a tree's is its root's). Set it "
+          "to zero to wake the trees, e.g. after moving a sleeping body by hand through q.")
       .def("copy", [](const PyState& s) {
             auto c = std::make_unique<PyState>();
             c->model = s.model;

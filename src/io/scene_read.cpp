@@ -101,10 +101,23 @@ void read_penalty(const YamlNode& m, PenaltyOptions& o) {
   }
 }
 
+// `sleep: false`, or a map of SleepOptions' fields.
+void read_sleep(const YamlNode& m, SleepOptions& o) {
+  if (!m.is_map()) {
+    o.enabled = as_bool(m, "sleep");
+    return;
+  }
+  check_keys(m, "sleep", {"enabled", "time", "linear", "angular"});
+  if (const YamlNode* v = m.find("enabled")) o.enabled = as_bool(*v, "enabled");
+  if (const YamlNode* v = m.find("time")) o.time = as_number(*v, "time");
+  if (const YamlNode* v = m.find("linear")) o.linear = as_number(*v, "linear");
+  if (const YamlNode* v = m.find("angular")) o.angular = as_number(*v, "angular");
+}
+
 void read_options(const YamlNode& m, Options& o) {
   expect_map(m, "options");
   check_keys(m, "options", {"gravity", "dt", "stepper", "integrator", "solver", "iterations", "seed",
-                                 "contact_margin", "patch_grid", "scheme", "quasistatic", "penalty"});
+                                 "contact_margin", "patch_grid", "scheme", "quasistatic", "penalty", "sleep"});
   for (const auto& e : m.entries) {
     const YamlNode& v = e.value;
     const std::string& k = e.key;
@@ -120,6 +133,7 @@ void read_options(const YamlNode& m, Options& o) {
     else if (k == "scheme") o.quasistatic.scheme = as_enum<QuasistaticScheme>(v, k);
     else if (k == "quasistatic") read_quasistatic(v, o.quasistatic);
     else if (k == "penalty") read_penalty(v, o.penalty);
+    else if (k == "sleep") read_sleep(v, o.spook.sleep);
   }
 }
 

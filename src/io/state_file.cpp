@@ -253,6 +253,8 @@ void save_state(const std::filesystem::path& path, const Model& model, const Sta
   w.vec(state.v);
   w.vec(state.act);
   w.f64(state.step_size);
+  // (a State made by hand may lack sleep_time: all trees awake)
+  w.vec(state.sleep_time.size() == model.nbody() ? state.sleep_time : VecX::Zero(model.nbody()));
   const std::vector<ContactSlot>& slots = state.contacts.slots();
   const std::vector<char>& live = state.contacts.live();
   w.u32(ContactSlot::kValues);
@@ -288,7 +290,7 @@ SavedState read_state(const std::filesystem::path& path) {
                      " bytes, shorter than its header)");
   Reader header(data, kMagicSize, kHeaderSize, file);
   const std::uint32_t version = header.u32("the header");
-  if (version != kStateFileVersion && version != 1)
+  if (version < 1 || version > kStateFileVersion)
     throw InputError(file + ": state file format version " + std::to_string(version) +
                      ", this graspsim reads versions 1 to " + std::to_string(kStateFileVersion));
   const std::uint64_t size = header.u64("the header");
@@ -316,6 +318,7 @@ SavedState read_state(const std::filesystem::path& path) {
   s.v = r.vec("v");
   s.act = r.vec("act");
   if (version >= 2) s.step_size = r.f64("the step size");
+  s.sleep_time = version >= 3 ? r.vec("sleep_time") : VecX::Zero(saved.fingerprint.nbody);
   const StateFingerprint& f = saved.fingerprint;
   auto check_size = [&](const VecX& x, const char* name, std::uint32_t n) {
     if (x.size() != static_cast<Eigen::Index>(n))
@@ -325,10 +328,15 @@ SavedState read_state(const std::filesystem::path& path) {
   check_size(s.q, "q", f.nq);
   check_size(s.v, "v", f.nv);
   check_size(s.act, "act", f.nact);
+  check_size(s.sleep_time, "sleep_time", f.nbody);
   require_finite(s.t, file, "t");
   require_finite(s.q, file, "q");
   require_finite(s.v, file, "v");
   require_finite(s.act, file, "act");
+  for (Eigen::Index i = 0; i < s.sleep_time.size(); ++i)
+    if (!(s.sleep_time[i] >= 0.0) || !std::isfinite(s.sleep_time[i]))
+      throw InputError(file + ": sleep_time[" + std::to_string(i) + "] is " + std::to_string(s.sleep_time[i]) +
+                       ", it must be finite and >= 0");
   if (!(s.step_size >= 0.0) || !std::isfinite(s.step_size))
     throw InputError(file + ": step_size is " + std::to_string(s.step_size) + ", it must be finite and >= 0");
 

@@ -43,7 +43,7 @@
 
 namespace graspsim {
 
-inline constexpr std::uint32_t kStateFileVersion = 2;
+inline constexpr std::uint32_t kStateFileVersion = 3;  // 2 added step_size, 3 sleep_time
 
 // What a state file says of its model (the fingerprint above).
 struct StateFingerprint {

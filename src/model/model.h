@@ -317,9 +317,25 @@ struct DynamicsOptions {
 };
 
 // SPOOK's settings (checked by validate_spook).
+// Sleeping (SPOOK): an island of free trees that has been still for `time` stops being
+// simulated (its velocities are zeroed, its rows leave the problem; its contacts keep their
+// last forces) until an awake body touches it, its velocities are set, or a contact of it
+// appears. Islands holding a kinematic body, an actuated joint or an equality never sleep,
+// nor, under gravity, a tree touching nothing. The thresholds are a robot bench's scale, not
+// a game's (Box2D's 5 cm/s): a tree is still while every free or prismatic dof moves under
+// `linear` (m/s) and every rotational one under `angular` (rad/s).
+struct SleepOptions {
+  bool enabled = true;
+  double time = 0.5;      // s
+  double linear = 1e-3;   // m/s
+  double angular = 1e-2;  // rad/s
+  bool operator==(const SleepOptions&) const = default;
+};
+
 struct SpookOptions {
   SolverType solver = SolverType::Split;  // default solver (contact materials may override)
   int iterations = 16;                    // iterative solver sweeps
+  SleepOptions sleep;
   bool operator==(const SpookOptions&) const = default;
 };
 

@@ -9,6 +9,7 @@ State make_state(const Model& model) {
   s.q = model.q0;
   s.v = model.v0;
   s.act = VecX::Zero(static_cast<Eigen::Index>(model.actuators.size()));
+  s.sleep_time = VecX::Zero(model.nbody());
   s.rng.seed(model.options.seed);
   return s;
 }

@@ -22,6 +22,9 @@ struct State {
   // for the next internal step (s); 0 = guess one. Kept here so a run continued from a
   // checkpoint takes the same internal steps as one that never stopped.
   double step_size = 0.0;
+  // Sleeping (SPOOK, SleepOptions): per body, how long its tree has been still (s); a tree's
+  // time is its root's (the body hanging from the world). Zero it to wake a tree.
+  VecX sleep_time;
   ContactTable contacts;           // per contact pair: what the formulation remembers
   std::mt19937_64 rng;             // every random choice of a stepper; seeded by options.seed
 };

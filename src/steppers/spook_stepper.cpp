@@ -56,6 +56,12 @@ struct SpookScratch {
   std::vector<MatX> tree_Mh;         // each tree's factored block (M + hD) of the last step
   spook::SolverScratch solver;
   spook::Solution solution;
+  // Sleeping (step 2b): per body, its tree's root and whether that tree sleeps this step;
+  // per root, whether its tree may sleep at all; union-find over roots; the contact sets
+  // left out of the problem (both sides asleep or fixed).
+  std::vector<int> root_of, island_parent;
+  std::vector<char> asleep, may_sleep, touching, island_flags;
+  std::vector<int> sleeping_sets;
 };
 
 void ScratchDeleter::operator()(SpookScratch* p) const { delete p; }
@@ -162,7 +168,6 @@ void free_motion(const Model& model, const State& s, const Input& in, Workspace&
   const double h = model.options.dt;
   const int nv = model.nv;
   spook::Problem& P = sc.problem;
-  forward_kinematics(model, s.q, ws.kin);
   bias_forces(model, ws.kin, s.v, sc.bias);
   passive_forces(model, s.q, s.v, sc.tau);
   // Joint damping is implicit: (M + hD)(v⁺ − v) = h(τ − c), τ keeping its −Dv, so that
@@ -177,7 +182,7 @@ void free_motion(const Model& model, const State& s, const Input& in, Workspace&
   rhs = sc.tau - sc.bias;
 
   P.nv = nv;
-  P.v_free = s.v;
+  P.v_free = s.v;  // (an asleep tree's v is zero and stays so: it is not in P.trees)
   int ntrees = 0;  // P.trees keeps its elements (and their factor storage)
   Eigen::Index kinematic = 0;  // next entry of in.kinematic_v (kinematic dofs ascending)
   // Trees hanging from the world own contiguous dof ranges (depth-first body order).
@@ -199,7 +204,7 @@ void free_motion(const Model& model, const State& s, const Input& in, Workspace&
       }
     }
     const int n = ve - f0;
-    if (n > 0) {
+    if (n > 0 && !sc.asleep[root]) {
       // The tree's block of M (M is block diagonal over trees: no nv × nv matrix).
       // (Per-tree storage and views of nv-sized buffers: trees differ in size, and one
       // matrix resized for each would reallocate every step.)
@@ -240,6 +245,146 @@ void free_motion(const Model& model, const State& s, const Input& in, Workspace&
     root = end;
   }
   P.trees.resize(static_cast<size_t>(ntrees));
+}
+
+// ---- 2b. sleeping -----------------------------------------------------------------------
+
+enum TreeKind : char { kNeverSleeps = 0, kMaySleep = 1, kFixed = 2 };
+
+int island_of(std::vector<int>& parent, int i) {
+  while (parent[i] != i) i = parent[i] = parent[parent[i]];
+  return i;
+}
+
+// Whether every dof of the tree [root, end) moves slower than the thresholds.
+bool tree_still(const Model& model, const VecX& v, int root, int end, const SleepOptions& o) {
+  const double lin2 = o.linear * o.linear, ang2 = o.angular * o.angular;
+  for (int b = root; b < end; ++b) {
+    const Joint& j = model.joints[model.bodies[b].joint];
+    const bool fast = j.type == JointType::Free      ? v.segment<3>(j.vadr).squaredNorm() > lin2 ||
+                                                         v.segment<3>(j.vadr + 3).squaredNorm() > ang2
+                      : j.type == JointType::Ball      ? v.segment<3>(j.vadr).squaredNorm() > ang2
+                      : j.type == JointType::Revolute  ? std::abs(v[j.vadr]) > o.angular
+                      : j.type == JointType::Prismatic ? std::abs(v[j.vadr]) > o.linear
+                                                       : false;
+    if (fast) return false;
+  }
+  return true;
+}
+
+// Which trees may ever sleep (SpookScratch::may_sleep, per root): free dofs only, nothing
+// driven (kinematic bodies, actuators) or tied to another tree (equalities). Fills root_of.
+void classify_trees(const Model& model, SpookScratch& sc) {
+  const int nb = model.nbody();
+  sc.root_of.assign(static_cast<size_t>(nb), 0);
+  sc.may_sleep.assign(static_cast<size_t>(nb), kNeverSleeps);
+  for (int root = 1; root < nb;) {
+    int end = root + 1, nv = 0;
+    bool driven = false;
+    for (; end <= nb; ++end) {
+      const int b = end - 1;
+      sc.root_of[b] = root;
+      nv += model.joints[model.bodies[b].joint].nv;
+      driven = driven || model.bodies[b].kinematic;
+      if (end == nb || model.bodies[end].parent == 0) break;
+    }
+    sc.may_sleep[root] = nv == 0 ? kFixed : driven ? kNeverSleeps : kMaySleep;
+    root = end;
+  }
+  auto drive = [&](int joint) {
+    if (joint >= 0) sc.may_sleep[sc.root_of[model.joints[joint].body]] = kNeverSleeps;
+  };
+  for (const Actuator& a : model.actuators) {
+    drive(a.joint);
+    if (a.tendon >= 0)
+      for (const TransmissionTerm& t : model.tendons[a.tendon].terms) drive(t.joint);
+  }
+  for (const Equality& e : model.equalities) {
+    for (int b : {e.body_a, e.body_b})
+      if (b > 0) sc.may_sleep[sc.root_of[b]] = kNeverSleeps;
+    drive(e.joint_a);
+    drive(e.joint_b);
+  }
+}
+
+// Whether a contact between bodies a and b leaves the problem: both asleep or fixed, one asleep.
+bool sleeping_pair(const SpookScratch& sc, int a, int b) {
+  auto inert = [&](int x) { return x == 0 || sc.asleep[x] || sc.may_sleep[sc.root_of[x]] == kFixed; };
+  return (sc.asleep[a] || sc.asleep[b]) && inert(a) && inert(b);
+}
+
+// Advances each tree's still time and decides which islands (trees joined by contacts) sleep
+// this step: all their trees still for o.time, none with a contact new this step, and, under
+// gravity, touching something. An asleep tree's velocities are zeroed (SpookScratch::asleep).
+void mark_sleeping(const Model& model, State& s, SpookScratch& sc, const SleepOptions& o) {
+  const int nb = model.nbody();
+  sc.asleep.assign(static_cast<size_t>(nb), 0);
+  if (s.sleep_time.size() != nb) s.sleep_time = VecX::Zero(nb);
+  if (!o.enabled) {
+    s.sleep_time.setZero();
+    return;
+  }
+  classify_trees(model, sc);
+  const double h = model.options.dt;
+  std::vector<int>& parent = sc.island_parent;
+  parent.resize(static_cast<size_t>(nb));
+  for (int b = 0; b < nb; ++b) parent[b] = b;
+  for (int root = 1; root < nb; ++root) {
+    if (sc.root_of[root] != root) continue;
+    int end = root + 1;
+    while (end < nb && model.bodies[end].parent != 0) ++end;
+    const bool still = sc.may_sleep[root] == kMaySleep && tree_still(model, s.v, root, end, o);
+    s.sleep_time[root] = still ? s.sleep_time[root] + h : 0.0;
+  }
+  // Islands, and which of them touch something or have a new contact (both: flags per root,
+  // gathered on the island's representative below).
+  std::vector<char>& flags = sc.touching;  // bit 1: touches, bit 2: a new contact
+  flags.assign(static_cast<size_t>(nb), 0);
+  auto dynamic = [&](int r) { return r != 0 && sc.may_sleep[r] != kFixed; };
+  // Asleep in the last step: still long enough, and v exactly zero (set so when it fell asleep;
+  // an awake tree at rest keeps some rounding-level motion).
+  auto was_asleep = [&](int r) {
+    if (!dynamic(r) || s.sleep_time[r] < o.time) return false;
+    for (int b = r; b < nb && sc.root_of[b] == r; ++b) {
+      const Joint& j = model.joints[model.bodies[b].joint];
+      if (!s.v.segment(j.vadr, j.nv).isZero(0.0)) return false;
+    }
+    return true;
+  };
+  for (const ContactSet& cs : sc.contact_sets) {
+    if (cs.points.empty()) continue;
+    const int ra = sc.root_of[model.geoms[cs.geom_a].body], rb = sc.root_of[model.geoms[cs.geom_b].body];
+    if (dynamic(ra) && dynamic(rb)) parent[island_of(parent, ra)] = island_of(parent, rb);
+    // A new contact wakes a sleeping tree (one moved by hand onto something else). Only
+    // sleeping ones: an awake stack still settling at µm/s gains and loses manifold corners.
+    char f = 1;
+    if (was_asleep(ra) || was_asleep(rb))
+      for (const ContactPoint& p : cs.points)
+        if (!s.contacts.find({cs.geom_a, cs.geom_b, p.feature})) f |= 2;
+    flags[ra] |= f;
+    flags[rb] |= f;
+  }
+  // Gathered on each island's representative: bit 1 touches something, bit 2 some tree in it
+  // is not ready to sleep.
+  std::vector<char>& island = sc.island_flags;
+  island.assign(static_cast<size_t>(nb), 0);
+  for (int r = 1; r < nb; ++r) {
+    if (sc.root_of[r] != r || !dynamic(r)) continue;
+    char& f = island[island_of(parent, r)];
+    if (flags[r] & 1) f |= 1;
+    if (sc.may_sleep[r] != kMaySleep || s.sleep_time[r] < o.time || (flags[r] & 2)) f |= 2;
+  }
+  const bool gravity = model.options.gravity.squaredNorm() > 0.0;
+  for (int b = 1; b < nb; ++b) {
+    const int r = sc.root_of[b];
+    if (!dynamic(r)) continue;
+    const char f = island[island_of(parent, r)];
+    sc.asleep[b] = !(f & 2) && ((f & 1) || !gravity);
+    if (sc.asleep[b]) {
+      const Joint& j = model.joints[model.bodies[b].joint];
+      s.v.segment(j.vadr, j.nv).setZero();
+    }
+  }
 }
 
 // ---- 3. assembly ------------------------------------------------------------------------
@@ -322,9 +467,14 @@ void add_contact_rows(const Model& model, State& s, const Workspace& ws, SpookSc
                       std::vector<std::pair<int, double>>& box_fixed) {
   const double h = model.options.dt;
   spook::Problem& P = sc.problem;
+  sc.sleeping_sets.clear();
   for (int si = 0; si < static_cast<int>(sc.contact_sets.size()); ++si) {
     const ContactSet& cs = sc.contact_sets[si];
     const Geom &ga = model.geoms[cs.geom_a], &gb = model.geoms[cs.geom_b];
+    if (sleeping_pair(sc, ga.body, gb.body)) {
+      sc.sleeping_sets.push_back(si);
+      continue;
+    }
     const ContactMaterial& cm = model.contact_material(ga.material, gb.material);
     for (int pi = 0; pi < static_cast<int>(cs.points.size()); ++pi) {
       const ContactPoint& p = cs.points[pi];
@@ -387,11 +537,11 @@ void add_contact_rows(const Model& model, State& s, const Workspace& ws, SpookSc
   }
 }
 
-void add_limit_rows(const Model& model, const State& s, RowBuilder& rows) {
+void add_limit_rows(const Model& model, const State& s, const std::vector<char>& asleep, RowBuilder& rows) {
   const double h = model.options.dt;
   const auto params = spook::spook_parameters(kInf, kLimitRelaxSteps * h, h);
   for (const Joint& j : model.joints) {
-    if (!j.limited || model.bodies[j.body].kinematic) continue;
+    if (!j.limited || model.bodies[j.body].kinematic || asleep[j.body]) continue;
     const double q = s.q[j.qadr], v = s.v[j.vadr];
     // A row once the joint could reach the limit within this step.
     const double reach = std::abs(v) * h;
@@ -459,11 +609,11 @@ void add_equality_rows(const Model& model, const State& s, const KinematicsData&
 
 // Joint dry friction (frictionloss): a zero-velocity row per dof whose impulse is bounded
 // by ±frictionloss·h, so the dof sticks until the rest of the forces on it exceed that.
-void add_joint_friction_rows(const Model& model, RowBuilder& rows) {
+void add_joint_friction_rows(const Model& model, const std::vector<char>& asleep, RowBuilder& rows) {
   const double h = model.options.dt;
   const double compliance = spook::velocity_compliance(kFrictionCreep, h);
   for (const Joint& j : model.joints) {
-    if (j.frictionloss <= 0.0 || model.bodies[j.body].kinematic) continue;
+    if (j.frictionloss <= 0.0 || model.bodies[j.body].kinematic || asleep[j.body]) continue;
     for (int d = j.vadr; d < j.vadr + j.nv; ++d) {
       const int r = rows.add(RowKind::Bounded, 0.0, compliance, -j.frictionloss * h, j.frictionloss * h);
       rows.triplets.emplace_back(r, d, 1.0);
@@ -534,10 +684,10 @@ void assemble(const Model& model, State& s, const Input& in, const Workspace& ws
   box_fixed.clear();
   add_contact_rows(model, s, ws, sc, rows, box_fixed);
   P.contacts.resize(static_cast<size_t>(sc.ncontacts));
-  add_limit_rows(model, s, rows);
+  add_limit_rows(model, s, sc.asleep, rows);
   add_equality_rows(model, s, ws.kin, rows);
   add_servo_rows(model, s, in, sc, rows);
-  add_joint_friction_rows(model, rows);
+  add_joint_friction_rows(model, sc.asleep, rows);
 
   const int n = rows.size();
   fill_rows(sc.triplets, n, model.nv, P.J);
@@ -606,6 +756,27 @@ void collect_results(const Model& model, State& s, Workspace& ws, SpookScratch& 
     r.torsion = torsion;
     result->contacts.push_back(r);
   }
+  // Asleep contacts keep their slots and report the forces they had when the island fell asleep.
+  for (int si : sc.sleeping_sets) {
+    const ContactSet& cs = sc.contact_sets[si];
+    const Geom &ga = model.geoms[cs.geom_a], &gb = model.geoms[cs.geom_b];
+    for (const ContactPoint& p : cs.points) {
+      const ContactSlot& slot = s.contacts.touch({cs.geom_a, cs.geom_b, p.feature}, s.t);
+      if (!result) continue;
+      ContactResult r;
+      r.geom_a = cs.geom_a;
+      r.geom_b = cs.geom_b;
+      r.body_a = ga.body;
+      r.body_b = gb.body;
+      r.position = p.position;
+      r.normal = p.normal;
+      r.depth = p.depth;
+      r.fn = normal_impulse(slot) / h;
+      r.ft = friction_force(slot);
+      r.mu = model.contact_material(ga.material, gb.material).friction;
+      result->contacts.push_back(r);
+    }
+  }
   s.contacts.end();
   for (size_t i = 0; i < model.actuators.size(); ++i)
     if (sc.actuator_row[i] >= 0) ws.actuator_effort[static_cast<Eigen::Index>(i)] = sol.lambda[sc.actuator_row[i]] / h;
@@ -655,6 +826,10 @@ void validate_spook(const Model& model, const SpookOptions& o) {
     if (!ok) require(false, where, what);
   };
   check(o.iterations > 0, "options", "iterations must be positive");
+  const SleepOptions& z = o.sleep;
+  check(std::isfinite(z.time) && z.time >= 0.0, "options: sleep", "time must be >= 0 (s)");
+  check(std::isfinite(z.linear) && z.linear >= 0.0, "options: sleep", "linear must be >= 0 (m/s)");
+  check(std::isfinite(z.angular) && z.angular >= 0.0, "options: sleep", "angular must be >= 0 (rad/s)");
   auto check_material = [&](const ContactMaterial& c) {
     const SpookContact& sp = c.spook;
     check(std::isfinite(sp.young_modulus) && sp.young_modulus > 0.0, c.source, "young_modulus must be positive");
@@ -689,14 +864,17 @@ void step_spook(const Model& model, State& s, const Input& in, const Formulation
     ws.spook.reset(new SpookScratch);
   }
   SpookScratch& sc = *ws.spook;
-  free_motion(model, s, in, ws, sc);
-
+  // Collision needs only q, so it runs first: the contacts decide which islands sleep, and an
+  // asleep tree has no free motion.
+  forward_kinematics(model, s.q, ws.kin);
   sc.X_WG.resize(model.ngeom());
   for (int g = 0; g < model.ngeom(); ++g) sc.X_WG[g] = geom_pose(model, ws.kin, g);
   CollideOptions copt;
   copt.margin = model.options.contact_margin;
   copt.patch_grid = model.options.patch_grid;
   collide(model, sc.X_WG, copt, sc.broadphase, sc.contact_sets);
+  mark_sleeping(model, s, sc, f.spook.sleep);
+  free_motion(model, s, in, ws, sc);
 
   assemble(model, s, in, ws, sc);
   spook::solve(sc.problem, f.spook.solver, f.spook.iterations, sc.solver, sc.solution);
@@ -709,6 +887,7 @@ void step_spook(const Model& model, State& s, const Input& in, const Formulation
     result->solver_iterations = sol.iterations;
     // The solver that ran, or "per_island" when contact materials chose different ones.
     result->solver = sol.solver ? to_string(*sol.solver) : "per_island";
+    result->asleep_bodies = static_cast<int>(std::count(sc.asleep.begin(), sc.asleep.end(), 1));
   }
   integrate_q(model, s.q, sol.v, h);
   s.v = sol.v;

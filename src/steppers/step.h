@@ -108,6 +108,7 @@ struct StepResult {
   double solver_residual = 0.0;    // complementarity residual of the contact solve (m/s)
   int solver_iterations = 0;       // iterations (or pivots) of the contact solve
   std::string solver;              // the solver that ran
+  int asleep_bodies = 0;           // SPOOK: bodies asleep this step (SleepOptions), kept still
   QuasistaticStepInfo quasistatic; // quasistatic stepper only
   PenaltyStepInfo penalty;         // penalty stepper only
 };
