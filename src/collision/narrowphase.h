@@ -21,6 +21,10 @@ struct CollideOptions {
   // true = MPR (libccd), faster but its depth and normal are along a portal direction,
   // not the minimum (what FCL does for convex shapes).
   bool mpr = false;
+  // Per body (optional): 0 moves, 1 fixed, 2 frozen (asleep, not moved since its last
+  // collision). collide() skips a pair of a frozen body and a fixed or frozen one: its caller
+  // keeps that pair's contacts from before.
+  const std::vector<char>* frozen_bodies = nullptr;
 };
 
 class BvhCache;

@@ -62,6 +62,12 @@ struct SpookScratch {
   std::vector<int> root_of, island_parent;
   std::vector<char> asleep, may_sleep, touching, island_flags;
   std::vector<int> sleeping_sets;
+  // Sleeping pairs are not collided again while they stay asleep and unmoved: their contact
+  // sets from the last step, which bodies may reuse theirs (CollideOptions::frozen_bodies),
+  // and q after the last step (a tree moved by hand since is collided anew).
+  std::vector<ContactSet> sleeping_cache;
+  std::vector<char> frozen;
+  VecX q_last;
 };
 
 void ScratchDeleter::operator()(SpookScratch* p) const { delete p; }
@@ -307,6 +313,48 @@ void classify_trees(const Model& model, SpookScratch& sc) {
   }
 }
 
+// Which bodies' contacts are kept from the last step instead of collided again
+// (CollideOptions::frozen_bodies): fixed bodies (1), and trees asleep in the last step that
+// have not been moved or given a velocity since (2).
+void mark_frozen(const Model& model, const State& s, SpookScratch& sc) {
+  const int nb = model.nbody();
+  const bool known = static_cast<int>(sc.asleep.size()) == nb && sc.q_last.size() == s.q.size();
+  sc.frozen.assign(static_cast<size_t>(nb), 0);
+  sc.frozen[0] = 1;
+  for (int root = 1; root < nb;) {
+    int end = root + 1;
+    while (end < nb && model.bodies[end].parent != 0) ++end;
+    char f = sc.may_sleep[root] == kFixed ? 1 : 0;
+    if (!f && known && sc.asleep[root]) {
+      f = 2;
+      for (int b = root; b < end && f; ++b) {
+        const Joint& j = model.joints[model.bodies[b].joint];
+        if (!s.v.segment(j.vadr, j.nv).isZero(0.0) || s.q.segment(j.qadr, j.nq) != sc.q_last.segment(j.qadr, j.nq))
+          f = 0;
+      }
+    }
+    for (int b = root; b < end; ++b) sc.frozen[b] = f;
+    root = end;
+  }
+}
+
+// Adds the last step's sleeping contact sets whose bodies are still frozen, keeping the sets
+// ordered by geom pair as collide() makes them (so the order does not depend on whether the
+// Workspace saw the last step).
+void add_frozen_contacts(const Model& model, SpookScratch& sc) {
+  bool added = false;
+  for (const ContactSet& cs : sc.sleeping_cache) {
+    const char fa = sc.frozen[model.geoms[cs.geom_a].body], fb = sc.frozen[model.geoms[cs.geom_b].body];
+    if (!(fa && fb && (fa == 2 || fb == 2))) continue;
+    sc.contact_sets.push_back(cs);
+    added = true;
+  }
+  if (added)
+    std::sort(sc.contact_sets.begin(), sc.contact_sets.end(), [](const ContactSet& a, const ContactSet& b) {
+      return std::tie(a.geom_a, a.geom_b) < std::tie(b.geom_a, b.geom_b);
+    });
+}
+
 // Whether a contact between bodies a and b leaves the problem: both asleep or fixed, one asleep.
 bool sleeping_pair(const SpookScratch& sc, int a, int b) {
   auto inert = [&](int x) { return x == 0 || sc.asleep[x] || sc.may_sleep[sc.root_of[x]] == kFixed; };
@@ -324,7 +372,6 @@ void mark_sleeping(const Model& model, State& s, SpookScratch& sc, const SleepOp
     s.sleep_time.setZero();
     return;
   }
-  classify_trees(model, sc);
   const double h = model.options.dt;
   std::vector<int>& parent = sc.island_parent;
   parent.resize(static_cast<size_t>(nb));
@@ -358,7 +405,9 @@ void mark_sleeping(const Model& model, State& s, SpookScratch& sc, const SleepOp
     // A new contact wakes a sleeping tree (one moved by hand onto something else). Only
     // sleeping ones: an awake stack still settling at µm/s gains and loses manifold corners.
     char f = 1;
-    if (was_asleep(ra) || was_asleep(rb))
+    const bool kept = !sc.frozen.empty() && sc.frozen[model.geoms[cs.geom_a].body] &&
+                      sc.frozen[model.geoms[cs.geom_b].body];  // (from the last step: nothing new)
+    if (!kept && (was_asleep(ra) || was_asleep(rb)))
       for (const ContactPoint& p : cs.points)
         if (!s.contacts.find({cs.geom_a, cs.geom_b, p.feature})) f |= 2;
     flags[ra] |= f;
@@ -872,7 +921,14 @@ void step_spook(const Model& model, State& s, const Input& in, const Formulation
   CollideOptions copt;
   copt.margin = model.options.contact_margin;
   copt.patch_grid = model.options.patch_grid;
+  const bool sleep = f.spook.sleep.enabled;
+  if (sleep) {
+    classify_trees(model, sc);
+    mark_frozen(model, s, sc);
+    copt.frozen_bodies = &sc.frozen;
+  }
   collide(model, sc.X_WG, copt, sc.broadphase, sc.contact_sets);
+  if (sleep) add_frozen_contacts(model, sc);
   mark_sleeping(model, s, sc, f.spook.sleep);
   free_motion(model, s, in, ws, sc);
 
@@ -891,6 +947,11 @@ void step_spook(const Model& model, State& s, const Input& in, const Formulation
   }
   integrate_q(model, s.q, sol.v, h);
   s.v = sol.v;
+  if (sleep) {
+    sc.sleeping_cache.resize(sc.sleeping_sets.size());
+    for (size_t i = 0; i < sc.sleeping_sets.size(); ++i) sc.sleeping_cache[i] = sc.contact_sets[sc.sleeping_sets[i]];
+    sc.q_last = s.q;
+  }
   s.t += h;
   s.step += 1;
 }

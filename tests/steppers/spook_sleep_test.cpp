@@ -157,6 +157,38 @@ TEST(SpookSleep, IslandsWithADrivenBodyNeverSleep) {
   EXPECT_EQ(apart.r.asleep_bodies, 1);
 }
 
+// Asleep pairs are not collided again: their contacts are kept from the last step. A run
+// whose Workspace is new every step (so it collides everything) ends in the same bits and
+// reports the same contacts.
+TEST(SpookSleep, KeptContactsAreTheContactsCollisionWouldFind) {
+  const Scene scene = scene_from_text(boxes("", {{0, 0.05}, {0.02, 2.15}, {0.5, 0.05}}), "sleep_kept");
+  Sim kept(scene), fresh(scene);
+  for (int i = 0; i < 1800; ++i) {
+    step(*scene.model, kept.s, kept.ws, &kept.r);
+    Workspace ws;
+    step(*scene.model, fresh.s, ws, &fresh.r);
+  }
+  ASSERT_EQ(kept.r.asleep_bodies, 3);
+  EXPECT_EQ(kept.s.q, fresh.s.q);
+  ASSERT_EQ(kept.r.contacts.size(), fresh.r.contacts.size());
+  for (size_t i = 0; i < kept.r.contacts.size(); ++i) {
+    EXPECT_EQ(kept.r.contacts[i].geom_b, fresh.r.contacts[i].geom_b);
+    EXPECT_EQ(kept.r.contacts[i].position, fresh.r.contacts[i].position);
+    EXPECT_EQ(kept.r.contacts[i].fn, fresh.r.contacts[i].fn);
+  }
+}
+
+// A sleeping box moved by hand along the ground is collided where it now is.
+TEST(SpookSleep, ABoxMovedByHandIsCollidedWhereItIs) {
+  Sim run(scene_from_text(boxes("", {{0, 0.05}}), "sleep_moved"));
+  run.steps(600);
+  ASSERT_EQ(run.r.asleep_bodies, 1);
+  run.s.q[0] += 0.5;
+  run.steps(1);
+  ASSERT_FALSE(run.r.contacts.empty());
+  for (const ContactResult& c : run.r.contacts) EXPECT_NEAR(c.position.x(), 0.5, 0.051);
+}
+
 // A run saved while its box sleeps and continued from the file ends in the same bits as the
 // run that never stopped (sleep_time is in the state file).
 TEST(SpookSleep, ACheckpointWhileAsleepContinuesBitForBit) {
