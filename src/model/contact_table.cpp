@@ -36,6 +36,17 @@ ContactSlot& ContactTable::touch(const ContactKey& key, double t) {
   return slots_[i];
 }
 
+void ContactTable::touch_pair(int geom_a, int geom_b, std::vector<ContactSlot*>& out) {
+  out.clear();
+  const ContactKey first{geom_a, geom_b, 0};
+  auto it = std::lower_bound(sorted_.begin(), sorted_.end(), first,
+                             [&](int slot, const ContactKey& k) { return slots_[slot].key < k; });
+  for (; it != sorted_.end() && slots_[*it].key.geom_a == geom_a && slots_[*it].key.geom_b == geom_b; ++it) {
+    touched_[static_cast<size_t>(*it)] = 1;
+    out.push_back(&slots_[static_cast<size_t>(*it)]);
+  }
+}
+
 void ContactTable::end() {
   // The key order of the slots that persist is last step's: only the new ones are sorted,
   // then merged in (a resting pile keeps its contacts, so this is linear).

@@ -42,6 +42,10 @@ class ContactTable {
   void begin();
   ContactSlot& touch(const ContactKey& key, double t);
   void end();
+  // touch() for every existing slot of the geom pair (a, b) (a pair kept unchanged from the
+  // last step, e.g. asleep): one search for the pair instead of one per point. `out` receives
+  // the pair's slots (valid until the table changes).
+  void touch_pair(int geom_a, int geom_b, std::vector<ContactSlot*>& out);
 
   // The live slots in index order (deterministic), and their number.
   template <typename Fn>

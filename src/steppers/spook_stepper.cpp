@@ -66,6 +66,7 @@ struct SpookScratch {
   // sets from the last step, which bodies may reuse theirs (CollideOptions::frozen_bodies),
   // and q after the last step (a tree moved by hand since is collided anew).
   std::vector<ContactSet> sleeping_cache;
+  std::vector<ContactSlot*> pair_slots;  // ContactTable::touch_pair's
   std::vector<char> frozen;
   VecX q_last;
 };
@@ -343,10 +344,10 @@ void mark_frozen(const Model& model, const State& s, SpookScratch& sc) {
 // Workspace saw the last step).
 void add_frozen_contacts(const Model& model, SpookScratch& sc) {
   bool added = false;
-  for (const ContactSet& cs : sc.sleeping_cache) {
+  for (ContactSet& cs : sc.sleeping_cache) {
     const char fa = sc.frozen[model.geoms[cs.geom_a].body], fb = sc.frozen[model.geoms[cs.geom_b].body];
     if (!(fa && fb && (fa == 2 || fb == 2))) continue;
-    sc.contact_sets.push_back(cs);
+    sc.contact_sets.push_back(std::move(cs));  // (moved back into the cache at the step's end)
     added = true;
   }
   if (added)
@@ -809,8 +810,13 @@ void collect_results(const Model& model, State& s, Workspace& ws, SpookScratch& 
   for (int si : sc.sleeping_sets) {
     const ContactSet& cs = sc.contact_sets[si];
     const Geom &ga = model.geoms[cs.geom_a], &gb = model.geoms[cs.geom_b];
+    s.contacts.touch_pair(cs.geom_a, cs.geom_b, sc.pair_slots);
     for (const ContactPoint& p : cs.points) {
-      const ContactSlot& slot = s.contacts.touch({cs.geom_a, cs.geom_b, p.feature}, s.t);
+      auto it = std::find_if(sc.pair_slots.begin(), sc.pair_slots.end(),
+                             [&](const ContactSlot* m) { return m->key.feature == p.feature; });
+      // (a point asleep since it was made may lack a slot only if it fell asleep the step it
+      // appeared, which the new-contact rule prevents; touch() then makes it one)
+      const ContactSlot& slot = it != sc.pair_slots.end() ? **it : s.contacts.touch({cs.geom_a, cs.geom_b, p.feature}, s.t);
       if (!result) continue;
       ContactResult r;
       r.geom_a = cs.geom_a;
@@ -948,8 +954,10 @@ void step_spook(const Model& model, State& s, const Input& in, const Formulation
   integrate_q(model, s.q, sol.v, h);
   s.v = sol.v;
   if (sleep) {
+    // (contact_sets is rebuilt next step: its sleeping sets move to the cache, no copy)
     sc.sleeping_cache.resize(sc.sleeping_sets.size());
-    for (size_t i = 0; i < sc.sleeping_sets.size(); ++i) sc.sleeping_cache[i] = sc.contact_sets[sc.sleeping_sets[i]];
+    for (size_t i = 0; i < sc.sleeping_sets.size(); ++i)
+      sc.sleeping_cache[i] = std::move(sc.contact_sets[sc.sleeping_sets[i]]);
     sc.q_last = s.q;
   }
   s.t += h;

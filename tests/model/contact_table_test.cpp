@@ -52,6 +52,26 @@ TEST(ContactTable, SlotsAreStableCreatedOnContactAndDroppedOnSeparation) {
   EXPECT_EQ(n, 1);
 }
 
+// touch_pair keeps every slot of one geom pair, and only those, as touching each would.
+TEST(ContactTable, TouchPairKeepsThePairsSlots) {
+  ContactTable table;
+  report(table, {key(1, 2, 7), key(1, 3, 1), key(1, 2, 8), key(0, 2, 5)}, 0.0);
+  table.begin();
+  std::vector<ContactSlot*> pair;
+  table.touch_pair(1, 2, pair);
+  ASSERT_EQ(pair.size(), 2u);
+  EXPECT_EQ(pair[0]->key, key(1, 2, 7));
+  EXPECT_EQ(pair[1]->key, key(1, 2, 8));
+  table.touch_pair(4, 5, pair);  // no slot: nothing kept, nothing made
+  EXPECT_TRUE(pair.empty());
+  table.end();
+  EXPECT_EQ(table.size(), 2);
+  EXPECT_NE(table.find(key(1, 2, 7)), nullptr);
+  EXPECT_NE(table.find(key(1, 2, 8)), nullptr);
+  EXPECT_EQ(table.find(key(1, 3, 1)), nullptr);
+  EXPECT_EQ(table.find(key(0, 2, 5)), nullptr);
+}
+
 // The layout depends only on the sequence of reports, so a table restored from its slots
 // and live flags behaves exactly like the original.
 TEST(ContactTable, AssignedTableContinuesLikeTheOriginal) {
