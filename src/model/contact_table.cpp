@@ -36,15 +36,26 @@ ContactSlot& ContactTable::touch(const ContactKey& key, double t) {
   return slots_[i];
 }
 
+std::vector<int>::const_iterator ContactTable::pair_begin(int geom_a, int geom_b) const {
+  const ContactKey first{geom_a, geom_b, 0};
+  return std::lower_bound(sorted_.begin(), sorted_.end(), first,
+                          [&](int slot, const ContactKey& k) { return slots_[slot].key < k; });
+}
+
 void ContactTable::touch_pair(int geom_a, int geom_b, std::vector<ContactSlot*>& out) {
   out.clear();
-  const ContactKey first{geom_a, geom_b, 0};
-  auto it = std::lower_bound(sorted_.begin(), sorted_.end(), first,
-                             [&](int slot, const ContactKey& k) { return slots_[slot].key < k; });
-  for (; it != sorted_.end() && slots_[*it].key.geom_a == geom_a && slots_[*it].key.geom_b == geom_b; ++it) {
+  for (auto it = pair_begin(geom_a, geom_b);
+       it != sorted_.end() && slots_[*it].key.geom_a == geom_a && slots_[*it].key.geom_b == geom_b; ++it) {
     touched_[static_cast<size_t>(*it)] = 1;
     out.push_back(&slots_[static_cast<size_t>(*it)]);
   }
+}
+
+void ContactTable::find_pair(int geom_a, int geom_b, std::vector<const ContactSlot*>& out) const {
+  out.clear();
+  for (auto it = pair_begin(geom_a, geom_b);
+       it != sorted_.end() && slots_[*it].key.geom_a == geom_a && slots_[*it].key.geom_b == geom_b; ++it)
+    out.push_back(&slots_[static_cast<size_t>(*it)]);
 }
 
 void ContactTable::end() {

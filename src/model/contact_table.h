@@ -46,6 +46,8 @@ class ContactTable {
   // last step, e.g. asleep): one search for the pair instead of one per point. `out` receives
   // the pair's slots (valid until the table changes).
   void touch_pair(int geom_a, int geom_b, std::vector<ContactSlot*>& out);
+  // The live slots of the geom pair (a, b), without touching them.
+  void find_pair(int geom_a, int geom_b, std::vector<const ContactSlot*>& out) const;
 
   // The live slots in index order (deterministic), and their number.
   template <typename Fn>
@@ -63,6 +65,7 @@ class ContactTable {
 
  private:
   void reindex();
+  std::vector<int>::const_iterator pair_begin(int geom_a, int geom_b) const;
   std::vector<ContactSlot> slots_;
   std::vector<char> live_;     // slot in use
   std::vector<char> touched_;  // seen in the current step
