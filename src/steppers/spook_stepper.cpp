@@ -797,6 +797,23 @@ void assemble(const Model& model, State& s, const Input& in, const Workspace& ws
 
 // ---- 5. results -------------------------------------------------------------------------
 
+ContactResult contact_result(const ContactSet& cs, const ContactPoint& p, int body_a, int body_b, double fn,
+                             const Vec3& ft, double mu, double torsion) {
+  ContactResult r;
+  r.geom_a = cs.geom_a;
+  r.geom_b = cs.geom_b;
+  r.body_a = body_a;
+  r.body_b = body_b;
+  r.position = p.position;
+  r.normal = p.normal;
+  r.depth = p.depth;
+  r.fn = fn;
+  r.ft = ft;
+  r.mu = mu;
+  r.torsion = torsion;
+  return r;
+}
+
 void collect_results(const Model& model, State& s, Workspace& ws, SpookScratch& sc, const spook::Solution& sol,
                      StepResult* result) {
   const double h = model.options.dt;
@@ -815,20 +832,7 @@ void collect_results(const Model& model, State& s, Workspace& ws, SpookScratch& 
     slot.values[kNormalImpulse] = sol.lambda[cr.normal];
     for (int k = 0; k < 3; ++k) slot.values[kFrictionForce + k] = ft[k];
     for (int k = 0; k < 3; ++k) slot.values[kPosition + k] = p.position[k];
-    if (!result) continue;
-    ContactResult r;
-    r.geom_a = cs.geom_a;
-    r.geom_b = cs.geom_b;
-    r.body_a = info.body_a;
-    r.body_b = info.body_b;
-    r.position = p.position;
-    r.normal = p.normal;
-    r.depth = p.depth;
-    r.fn = fn;
-    r.ft = ft;
-    r.mu = info.mu;
-    r.torsion = torsion;
-    result->contacts.push_back(r);
+    if (result) result->contacts.push_back(contact_result(cs, p, info.body_a, info.body_b, fn, ft, info.mu, torsion));
   }
   // Asleep contacts keep their slots and report the forces they had when the island fell asleep.
   for (int si : sc.sleeping_sets) {
@@ -838,22 +842,13 @@ void collect_results(const Model& model, State& s, Workspace& ws, SpookScratch& 
     for (const ContactPoint& p : cs.points) {
       auto it = std::find_if(sc.pair_slots.begin(), sc.pair_slots.end(),
                              [&](const ContactSlot* m) { return m->key.feature == p.feature; });
-      // (a point asleep since it was made may lack a slot only if it fell asleep the step it
-      // appeared, which the new-contact rule prevents; touch() then makes it one)
+      // (a point new in the step its island fell asleep has no slot yet: touch() makes one,
+      // with zero force)
       const ContactSlot& slot = it != sc.pair_slots.end() ? **it : s.contacts.touch({cs.geom_a, cs.geom_b, p.feature}, s.t);
-      if (!result) continue;
-      ContactResult r;
-      r.geom_a = cs.geom_a;
-      r.geom_b = cs.geom_b;
-      r.body_a = ga.body;
-      r.body_b = gb.body;
-      r.position = p.position;
-      r.normal = p.normal;
-      r.depth = p.depth;
-      r.fn = normal_impulse(slot) / h;
-      r.ft = friction_force(slot);
-      r.mu = model.contact_material(ga.material, gb.material).friction;
-      result->contacts.push_back(r);
+      if (result)
+        result->contacts.push_back(contact_result(cs, p, ga.body, gb.body, normal_impulse(slot) / h,
+                                                  friction_force(slot),
+                                                  model.contact_material(ga.material, gb.material).friction, 0.0));
     }
   }
   s.contacts.end();

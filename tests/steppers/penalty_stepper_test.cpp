@@ -11,6 +11,7 @@
 #include <string>
 
 #include "io/run.h"
+#include "../common/scene_text.h"
 #include "io/scene.h"
 #include "kinematics/kinematics.h"
 #include "model/builder.h"
@@ -30,13 +31,7 @@ std::string ball_on_ground(double height, double g2 = 2e5) {
          "     geoms: [{type: sphere, size: [0.03]}]}\n";
 }
 
-Scene scene_from_text(const std::string& text, const std::string& name) {
-  const std::string path = ::testing::TempDir() + name + ".yaml";
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  std::fputs(text.c_str(), f);
-  std::fclose(f);
-  return load_scene(path, {});
-}
+using test::scene_from_text;
 
 // At rest the volume rate and the impact gain vanish, so the spring alone carries the weight:
 // g1 V = m g.

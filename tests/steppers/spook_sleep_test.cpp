@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <string>
 
+#include "../common/scene_text.h"
 #include "io/scene.h"
 #include "io/state_file.h"
 #include "steppers/step.h"
@@ -18,13 +19,7 @@ namespace {
 
 constexpr double kG = 9.81;
 
-Scene scene_from_text(const std::string& text, const std::string& name) {
-  const std::string path = ::testing::TempDir() + name + ".yaml";
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  std::fputs(text.c_str(), f);
-  std::fclose(f);
-  return load_scene(path, {});
-}
+using test::scene_from_text;
 
 // 10 cm, 1 kg boxes at (x, 0, z) on the ground (μ 0.5), SPOOK at 1 ms.
 std::string boxes(const std::string& options, const std::vector<std::pair<double, double>>& xz,

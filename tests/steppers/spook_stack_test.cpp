@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "../common/scene_text.h"
 #include "io/scene.h"
 #include "steppers/step.h"
 
@@ -24,11 +25,7 @@ double settled_speed(int n, const std::string& solver, double mu, double dt) {
   for (int k = 0; k < n; ++k)
     text += "  - {name: b" + std::to_string(k) + ", pos: [0, 0, " + std::to_string(0.05 + k * 0.1005) +
             "], joint: free, mass: 1, geoms: [{type: box, size: [0.05, 0.05, 0.05]}]}\n";
-  const std::string path = ::testing::TempDir() + "stack.yaml";
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  std::fputs(text.c_str(), f);
-  std::fclose(f);
-  const Scene scene = load_scene(path, {});
+  const Scene scene = test::scene_from_text(text, "stack");
   State s = make_state(*scene.model);
   Workspace ws;
   const int steps = static_cast<int>(3.0 / dt + 0.5);
