@@ -365,8 +365,8 @@ bool sleeping_pair(const SpookScratch& sc, int a, int b) {
 }
 
 // Advances each tree's still time and decides which islands (trees joined by contacts) sleep
-// this step: all their trees still for o.time, none with a contact new this step, and, under
-// gravity, touching something. An asleep tree's velocities are zeroed (SpookScratch::asleep).
+// this step: all their trees still for o.time, no asleep tree with a contact new this step,
+// and, under gravity, touching something. An asleep tree's velocities are zeroed (SpookScratch::asleep).
 void mark_sleeping(const Model& model, State& s, SpookScratch& sc, const SleepOptions& o) {
   const int nb = model.nbody();
   sc.asleep.assign(static_cast<size_t>(nb), 0);
