@@ -129,10 +129,9 @@ void collide(const Model& model, const std::vector<Pose>& X_WG, const CollideOpt
   }
   size_t n = 0;
   for (const auto& [a, b] : bp.find_pairs(model, boxes)) {
-    if (const std::vector<char>* f = options.frozen_bodies) {
-      const char fa = (*f)[model.geoms[a].body], fb = (*f)[model.geoms[b].body];
-      if (fa && fb && (fa == 2 || fb == 2)) continue;
-    }
+    if (const std::vector<char>* f = options.frozen_bodies;
+        f && frozen_pair((*f)[model.geoms[a].body], (*f)[model.geoms[b].body]))
+      continue;
     const double margin = std::max({options.margin, model.geoms[a].margin, model.geoms[b].margin});
     if (n == out.size()) out.emplace_back();
     collide_geoms(model, a, X_WG[a], b, X_WG[b], margin, options, &bp.bvhs(model), out[n]);

@@ -27,6 +27,9 @@ struct CollideOptions {
   const std::vector<char>* frozen_bodies = nullptr;
 };
 
+// Whether a pair of bodies with these frozen_bodies flags is one collide() skips.
+inline bool frozen_pair(char a, char b) { return a && b && (a == 2 || b == 2); }
+
 class BvhCache;
 
 // Contacts between geoms ga and gb at world poses X_WA, X_WB. Pairs with a triangle mesh go

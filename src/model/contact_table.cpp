@@ -5,9 +5,13 @@
 
 namespace graspsim {
 
+std::vector<int>::const_iterator ContactTable::lower(const ContactKey& key) const {
+  return std::lower_bound(sorted_.begin(), sorted_.end(), key,
+                          [&](int slot, const ContactKey& k) { return slots_[slot].key < k; });
+}
+
 const ContactSlot* ContactTable::find(const ContactKey& key) const {
-  auto it = std::lower_bound(sorted_.begin(), sorted_.end(), key,
-                             [&](int slot, const ContactKey& k) { return slots_[slot].key < k; });
+  const auto it = lower(key);
   if (it == sorted_.end() || !(slots_[*it].key == key)) return nullptr;
   return &slots_[*it];
 }
@@ -36,16 +40,17 @@ ContactSlot& ContactTable::touch(const ContactKey& key, double t) {
   return slots_[i];
 }
 
-std::vector<int>::const_iterator ContactTable::pair_begin(int geom_a, int geom_b) const {
-  const ContactKey first{geom_a, geom_b, 0};
-  return std::lower_bound(sorted_.begin(), sorted_.end(), first,
-                          [&](int slot, const ContactKey& k) { return slots_[slot].key < k; });
+std::pair<std::vector<int>::const_iterator, std::vector<int>::const_iterator> ContactTable::pair_range(
+    int geom_a, int geom_b) const {
+  auto first = lower({geom_a, geom_b, 0}), last = first;
+  while (last != sorted_.end() && slots_[*last].key.geom_a == geom_a && slots_[*last].key.geom_b == geom_b) ++last;
+  return {first, last};
 }
 
 void ContactTable::touch_pair(int geom_a, int geom_b, std::vector<ContactSlot*>& out) {
   out.clear();
-  for (auto it = pair_begin(geom_a, geom_b);
-       it != sorted_.end() && slots_[*it].key.geom_a == geom_a && slots_[*it].key.geom_b == geom_b; ++it) {
+  const auto [first, last] = pair_range(geom_a, geom_b);
+  for (auto it = first; it != last; ++it) {
     touched_[static_cast<size_t>(*it)] = 1;
     out.push_back(&slots_[static_cast<size_t>(*it)]);
   }
@@ -53,9 +58,8 @@ void ContactTable::touch_pair(int geom_a, int geom_b, std::vector<ContactSlot*>&
 
 void ContactTable::find_pair(int geom_a, int geom_b, std::vector<const ContactSlot*>& out) const {
   out.clear();
-  for (auto it = pair_begin(geom_a, geom_b);
-       it != sorted_.end() && slots_[*it].key.geom_a == geom_a && slots_[*it].key.geom_b == geom_b; ++it)
-    out.push_back(&slots_[static_cast<size_t>(*it)]);
+  const auto [first, last] = pair_range(geom_a, geom_b);
+  for (auto it = first; it != last; ++it) out.push_back(&slots_[static_cast<size_t>(*it)]);
 }
 
 void ContactTable::end() {

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace graspsim {
@@ -65,7 +66,10 @@ class ContactTable {
 
  private:
   void reindex();
-  std::vector<int>::const_iterator pair_begin(int geom_a, int geom_b) const;
+  // sorted_'s first entry not below `key`; the range of the geom pair (a, b) in sorted_.
+  std::vector<int>::const_iterator lower(const ContactKey& key) const;
+  std::pair<std::vector<int>::const_iterator, std::vector<int>::const_iterator> pair_range(int geom_a,
+                                                                                          int geom_b) const;
   std::vector<ContactSlot> slots_;
   std::vector<char> live_;     // slot in use
   std::vector<char> touched_;  // seen in the current step

@@ -60,7 +60,7 @@ struct SpookScratch {
   // per root, whether its tree may sleep at all; union-find over roots; the contact sets
   // left out of the problem (both sides asleep or fixed).
   std::vector<int> root_of, island_parent;
-  std::vector<char> asleep, may_sleep, touching, island_flags;
+  std::vector<char> asleep, may_sleep, root_flags, island_flags;
   std::vector<int> sleeping_sets;
   // Sleeping pairs are not collided again while they stay asleep and unmoved: their contact
   // sets from the last step, which bodies may reuse theirs (CollideOptions::frozen_bodies),
@@ -141,6 +141,14 @@ Vec3 point_velocity(const Model& model, const KinematicsData& kin, const VecX& v
 
 // ---- 1. free motion ---------------------------------------------------------------------
 
+// The body after the tree hanging from the world at `root` (bodies are in depth-first order,
+// a parent before its children, so a tree's bodies are [root, tree_end)).
+int tree_end(const Model& model, int root) {
+  int end = root + 1;
+  while (end < model.nbody() && model.bodies[end].parent != 0) ++end;
+  return end;
+}
+
 // Whether the tree of bodies [root, end) is one body on a free joint.
 bool lone_free_body(const Model& model, int root, int end) {
   return end == root + 1 && model.joints[model.bodies[root].joint].type == JointType::Free;
@@ -172,7 +180,8 @@ bool implicit_gyroscopic(const Model& model, int root, int end, const Eigen::Ref
   return true;
 }
 
-// Fills problem.trees and problem.v_free; records force-actuator efforts.
+// Fills problem.trees and problem.v_free (ws.kin holds the kinematics of s.q); records
+// force-actuator efforts.
 void free_motion(const Model& model, const State& s, const Input& in, Workspace& ws, SpookScratch& sc) {
   const double h = model.options.dt;
   const int nv = model.nv;
@@ -196,8 +205,7 @@ void free_motion(const Model& model, const State& s, const Input& in, Workspace&
   Eigen::Index kinematic = 0;  // next entry of in.kinematic_v (kinematic dofs ascending)
   // Trees hanging from the world own contiguous dof ranges (depth-first body order).
   for (int root = 1; root < model.nbody();) {
-    int end = root + 1;
-    while (end < model.nbody() && model.bodies[end].parent != 0) ++end;
+    const int end = tree_end(model, root);
     const int vb = model.joints[model.bodies[root].joint].vadr;
     const int ve = end < model.nbody() ? model.joints[model.bodies[end].joint].vadr : nv;
     // Kinematic bodies lead their tree; the dynamic dofs after them form the tree's block.
@@ -281,6 +289,16 @@ bool tree_still(const Model& model, const VecX& v, int root, int end, const Slee
   return true;
 }
 
+// Whether every dof of the tree [root, end) has exactly zero velocity (an asleep tree's; an
+// awake tree at rest keeps some rounding-level motion).
+bool tree_v_zero(const Model& model, const VecX& v, int root, int end) {
+  for (int b = root; b < end; ++b) {
+    const Joint& j = model.joints[model.bodies[b].joint];
+    if (!v.segment(j.vadr, j.nv).isZero(0.0)) return false;
+  }
+  return true;
+}
+
 // Which trees may ever sleep (SpookScratch::may_sleep, per root): free dofs only, nothing
 // driven (kinematic bodies, actuators) or tied to another tree (equalities). Fills root_of.
 void classify_trees(const Model& model, SpookScratch& sc) {
@@ -288,14 +306,13 @@ void classify_trees(const Model& model, SpookScratch& sc) {
   sc.root_of.assign(static_cast<size_t>(nb), 0);
   sc.may_sleep.assign(static_cast<size_t>(nb), kNeverSleeps);
   for (int root = 1; root < nb;) {
-    int end = root + 1, nv = 0;
+    const int end = tree_end(model, root);
+    int nv = 0;
     bool driven = false;
-    for (; end <= nb; ++end) {
-      const int b = end - 1;
+    for (int b = root; b < end; ++b) {
       sc.root_of[b] = root;
       nv += model.joints[model.bodies[b].joint].nv;
       driven = driven || model.bodies[b].kinematic;
-      if (end == nb || model.bodies[end].parent == 0) break;
     }
     sc.may_sleep[root] = nv == 0 ? kFixed : driven ? kNeverSleeps : kMaySleep;
     root = end;
@@ -325,16 +342,13 @@ void mark_frozen(const Model& model, const State& s, SpookScratch& sc) {
   sc.frozen.assign(static_cast<size_t>(nb), 0);
   sc.frozen[0] = 1;
   for (int root = 1; root < nb;) {
-    int end = root + 1;
-    while (end < nb && model.bodies[end].parent != 0) ++end;
+    const int end = tree_end(model, root);
     char f = sc.may_sleep[root] == kFixed ? 1 : 0;
-    if (!f && known && sc.asleep[root]) {
-      f = 2;
-      for (int b = root; b < end && f; ++b) {
-        const Joint& j = model.joints[model.bodies[b].joint];
-        if (!s.v.segment(j.vadr, j.nv).isZero(0.0) || s.q.segment(j.qadr, j.nq) != sc.q_last.segment(j.qadr, j.nq))
-          f = 0;
-      }
+    if (!f && known && sc.asleep[root] && tree_v_zero(model, s.v, root, end)) {
+      // (the tree's q is contiguous: [its root's qadr, the next tree's))
+      const int qb = model.joints[model.bodies[root].joint].qadr;
+      const int qe = end < nb ? model.joints[model.bodies[end].joint].qadr : model.nq;
+      if (s.q.segment(qb, qe - qb) == sc.q_last.segment(qb, qe - qb)) f = 2;
     }
     for (int b = root; b < end; ++b) sc.frozen[b] = f;
     root = end;
@@ -347,8 +361,7 @@ void mark_frozen(const Model& model, const State& s, SpookScratch& sc) {
 void add_frozen_contacts(const Model& model, SpookScratch& sc) {
   bool added = false;
   for (ContactSet& cs : sc.sleeping_cache) {
-    const char fa = sc.frozen[model.geoms[cs.geom_a].body], fb = sc.frozen[model.geoms[cs.geom_b].body];
-    if (!(fa && fb && (fa == 2 || fb == 2))) continue;
+    if (!frozen_pair(sc.frozen[model.geoms[cs.geom_a].body], sc.frozen[model.geoms[cs.geom_b].body])) continue;
     sc.contact_sets.push_back(std::move(cs));  // (moved back into the cache at the step's end)
     added = true;
   }
@@ -379,27 +392,20 @@ void mark_sleeping(const Model& model, State& s, SpookScratch& sc, const SleepOp
   std::vector<int>& parent = sc.island_parent;
   parent.resize(static_cast<size_t>(nb));
   for (int b = 0; b < nb; ++b) parent[b] = b;
-  for (int root = 1; root < nb; ++root) {
-    if (sc.root_of[root] != root) continue;
-    int end = root + 1;
-    while (end < nb && model.bodies[end].parent != 0) ++end;
+  for (int root = 1; root < nb;) {
+    const int end = tree_end(model, root);
     const bool still = sc.may_sleep[root] == kMaySleep && tree_still(model, s.v, root, end, o);
     s.sleep_time[root] = still ? s.sleep_time[root] + h : 0.0;
+    root = end;
   }
   // Islands, and which of them touch something or have a new contact (both: flags per root,
   // gathered on the island's representative below).
-  std::vector<char>& flags = sc.touching;  // bit 1: touches, bit 2: a new contact
+  std::vector<char>& flags = sc.root_flags;  // bit 1: touches, bit 2: a new contact
   flags.assign(static_cast<size_t>(nb), 0);
   auto dynamic = [&](int r) { return r != 0 && sc.may_sleep[r] != kFixed; };
-  // Asleep in the last step: still long enough, and v exactly zero (set so when it fell asleep;
-  // an awake tree at rest keeps some rounding-level motion).
+  // Asleep in the last step: still long enough, and v exactly zero (zeroed when it fell asleep).
   auto was_asleep = [&](int r) {
-    if (!dynamic(r) || s.sleep_time[r] < o.time) return false;
-    for (int b = r; b < nb && sc.root_of[b] == r; ++b) {
-      const Joint& j = model.joints[model.bodies[b].joint];
-      if (!s.v.segment(j.vadr, j.nv).isZero(0.0)) return false;
-    }
-    return true;
+    return dynamic(r) && s.sleep_time[r] >= o.time && tree_v_zero(model, s.v, r, tree_end(model, r));
   };
   for (const ContactSet& cs : sc.contact_sets) {
     if (cs.points.empty()) continue;
@@ -408,8 +414,8 @@ void mark_sleeping(const Model& model, State& s, SpookScratch& sc, const SleepOp
     // A new contact wakes a sleeping tree (one moved by hand onto something else). Only
     // sleeping ones: an awake stack still settling at µm/s gains and loses manifold corners.
     char f = 1;
-    const bool kept = !sc.frozen.empty() && sc.frozen[model.geoms[cs.geom_a].body] &&
-                      sc.frozen[model.geoms[cs.geom_b].body];  // (from the last step: nothing new)
+    const bool kept = !sc.frozen.empty() && frozen_pair(sc.frozen[model.geoms[cs.geom_a].body],
+                                                        sc.frozen[model.geoms[cs.geom_b].body]);  // (last step's: nothing new)
     if (!kept && (was_asleep(ra) || was_asleep(rb)))
       for (const ContactPoint& p : cs.points)
         if (!s.contacts.find({cs.geom_a, cs.geom_b, p.feature})) f |= 2;
