@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "collision/shapes.h"
 #include "core/error.h"
 
 namespace graspsim {
@@ -17,6 +18,17 @@ Aabb plane_aabb(const Pose& X_WG) {
     if (std::abs(std::abs(n[k]) - 1.0) > 1e-12) continue;
     if (n[k] > 0) box.hi[k] = X_WG.p[k];
     else box.lo[k] = X_WG.p[k];
+  }
+  return box;
+}
+
+// A convex mesh's box from its six extreme vertices along the world axes.
+Aabb hull_aabb(const Mesh& mesh, const Mat3& R, const Vec3& p) {
+  Aabb box;
+  for (int k = 0; k < 3; ++k) {
+    const Vec3 axis = R.row(k).transpose();  // world axis k in the mesh frame
+    box.hi[k] = axis.dot(mesh.vertices[hull_support_index(mesh, axis)]) + p[k];
+    box.lo[k] = axis.dot(mesh.vertices[hull_support_index(mesh, -axis)]) + p[k];
   }
   return box;
 }
@@ -50,6 +62,8 @@ Aabb geom_aabb(const Model& model, int g, const Pose& X_WG) {
       return around(X_WG.p, a.cwiseAbs() * s.y() + disc);
     }
     case GeomType::ConvexMesh:
+      if (const Mesh& mesh = *model.meshes[geom.mesh]; mesh.climb) return hull_aabb(mesh, R, X_WG.p);
+      return points_aabb(model.meshes[geom.mesh]->vertices, X_WG);
     case GeomType::TriangleMesh: return points_aabb(model.meshes[geom.mesh]->vertices, X_WG);
   }
   return around(X_WG.p, Vec3::Zero());
@@ -122,6 +136,10 @@ void collide(const Model& model, const std::vector<Pose>& X_WG, const CollideOpt
   std::vector<Aabb>& boxes = bp.boxes;
   boxes.resize(static_cast<size_t>(model.ngeom()));
   for (int g = 0; g < model.ngeom(); ++g) {
+    if (model.geoms[g].never_collides()) {
+      boxes[g] = Aabb::none();
+      continue;
+    }
     const double m = std::max(options.margin, model.geoms[g].margin);
     boxes[g] = geom_aabb(model, g, X_WG[g]);
     boxes[g].lo.array() -= m;

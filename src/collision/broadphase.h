@@ -15,6 +15,9 @@ namespace graspsim {
 
 struct Aabb {
   Vec3 lo = Vec3::Zero(), hi = Vec3::Zero();
+  // A box that overlaps nothing: for geoms that never collide (visual meshes), whose real
+  // box would cost a pass over every vertex each step.
+  static Aabb none() { return {Vec3::Constant(kInf), Vec3::Constant(-kInf)}; }
   bool overlaps(const Aabb& o) const {
     return (lo.array() <= o.hi.array()).all() && (o.lo.array() <= hi.array()).all();
   }

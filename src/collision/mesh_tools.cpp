@@ -1,8 +1,10 @@
 #include "collision/mesh_tools.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <utility>
 
 extern "C" {
@@ -74,7 +76,18 @@ bool is_convex(const Mesh& mesh, double tol) {
   return true;
 }
 
-Mesh convex_hull(const std::vector<Vec3>& points, const std::string& name) {
+namespace {
+
+// A hull triangle: indices into the points in qhull's order, and whether swapping the last
+// two makes it counter-clockwise seen from outside.
+struct HullTriangle {
+  std::array<int, 3> v;
+  bool flip;
+  std::array<int, 3> outward() const { return flip ? std::array<int, 3>{v[0], v[2], v[1]} : v; }
+};
+
+// qhull's triangulated hull of `points`. Throws InputError (naming `name`) for degenerate input.
+std::vector<HullTriangle> hull_triangles(const std::vector<Vec3>& points, const std::string& name) {
   require(points.size() >= 4, name, "a convex hull needs at least 4 points");
   std::vector<double> coords;
   coords.reserve(3 * points.size());
@@ -88,36 +101,114 @@ Mesh convex_hull(const std::vector<Vec3>& points, const std::string& name) {
   char options[] = "qhull Qt";  // triangulated output
   const int exitcode = qh_new_qhull(qh, 3, static_cast<int>(points.size()), coords.data(), False,
                                     options, nullptr, devnull);
-  Mesh hull;
-  hull.name = name;
+  std::vector<HullTriangle> triangles;
   if (exitcode == 0) {
-    std::map<int, int> index;  // qhull point id -> hull vertex
     facetT* facet;
     FORALLfacets {
       std::array<int, 3> tri{};
       int k = 0;
       vertexT *vertex, **vertexp;
       FOREACHvertex_(facet->vertices) {
-        const int id = qh_pointid(qh, vertex->point);
-        auto [it, inserted] = index.emplace(id, static_cast<int>(hull.vertices.size()));
-        if (inserted) hull.vertices.push_back(points[id]);
-        if (k < 3) tri[k] = it->second;
+        if (k < 3) tri[k] = qh_pointid(qh, vertex->point);
         ++k;
       }
       if (k != 3) continue;
       const Vec3 n(facet->normal[0], facet->normal[1], facet->normal[2]);
-      const Vec3& a = hull.vertices[tri[0]];
-      if ((hull.vertices[tri[1]] - a).cross(hull.vertices[tri[2]] - a).dot(n) < 0) std::swap(tri[1], tri[2]);
-      hull.faces.push_back(tri);
+      const Vec3& a = points[tri[0]];
+      triangles.push_back({tri, (points[tri[1]] - a).cross(points[tri[2]] - a).dot(n) < 0});
     }
   }
   qh_freeqhull(qh, !qh_ALL);
   int curlong = 0, totlong = 0;
   qh_memfreeshort(qh, &curlong, &totlong);
   std::fclose(devnull);
-  require(exitcode == 0 && !hull.faces.empty(), name,
+  require(exitcode == 0 && !triangles.empty(), name,
           "qhull failed (are the points coplanar or degenerate?), exit code " + std::to_string(exitcode));
+  return triangles;
+}
+
+// Offsets and entries (CSR) of per-vertex lists, each sorted and without repeats.
+void to_csr(std::vector<std::vector<int>>& lists, std::vector<int>& start, std::vector<int>& flat) {
+  start.assign(1, 0);
+  for (auto& l : lists) {
+    std::sort(l.begin(), l.end());
+    l.erase(std::unique(l.begin(), l.end()), l.end());
+    flat.insert(flat.end(), l.begin(), l.end());
+    start.push_back(static_cast<int>(flat.size()));
+  }
+}
+
+// Every vertex reached from vertex 0 along the faces' edges.
+bool connected(const Mesh& mesh, const MeshClimbIndex& index) {
+  std::vector<char> seen(mesh.vertices.size(), 0);
+  std::vector<int> todo{0};
+  seen[0] = 1;
+  size_t reached = 1;
+  while (!todo.empty()) {
+    const int v = todo.back();
+    todo.pop_back();
+    for (int k = index.face_start[v]; k < index.face_start[v + 1]; ++k)
+      for (int w : mesh.faces[index.faces[k]])
+        if (!seen[w]) seen[w] = 1, ++reached, todo.push_back(w);
+  }
+  return reached == mesh.vertices.size();
+}
+
+}  // namespace
+
+Mesh convex_hull(const std::vector<Vec3>& points, const std::string& name) {
+  Mesh hull;
+  hull.name = name;
+  std::map<int, int> index;  // point -> hull vertex, in the order qhull meets them
+  for (const HullTriangle& t : hull_triangles(points, name)) {
+    for (int id : t.v)
+      if (index.emplace(id, static_cast<int>(hull.vertices.size())).second) hull.vertices.push_back(points[id]);
+    std::array<int, 3> face = t.outward();
+    for (int& id : face) id = index.at(id);
+    hull.faces.push_back(face);
+  }
   return hull;
+}
+
+std::shared_ptr<const Mesh> with_climb_index(const std::shared_ptr<const Mesh>& mesh) {
+  constexpr size_t kClimbMinVertices = 32;  // below this a scan is as fast
+  if (!mesh || mesh->climb || mesh->vertices.size() < kClimbMinVertices) return mesh;
+  std::vector<HullTriangle> hull;
+  try {
+    hull = hull_triangles(mesh->vertices, mesh->name);
+  } catch (const InputError&) {
+    return mesh;  // flat or degenerate: the scan handles it
+  }
+  const size_t n = mesh->vertices.size();
+  std::vector<std::vector<int>> neighbours(n), faces(n);
+  std::vector<char> on_hull(n, 0);
+  for (const HullTriangle& h : hull)
+    for (int k = 0; k < 3; ++k) {
+      const auto& t = h.v;
+      neighbours[t[k]].push_back(t[(k + 1) % 3]);
+      neighbours[t[k]].push_back(t[(k + 2) % 3]);
+      on_hull[t[k]] = 1;
+    }
+  for (size_t f = 0; f < mesh->faces.size(); ++f)
+    for (int v : mesh->faces[f]) faces[v].push_back(static_cast<int>(f));
+  auto index = std::make_shared<MeshClimbIndex>();
+  to_csr(neighbours, index->neighbour_start, index->neighbours);
+  to_csr(faces, index->face_start, index->faces);
+  for (int axis = 0; axis < 3; ++axis)
+    for (int side = 0; side < 2; ++side) {
+      const double sign = side == 0 ? 1.0 : -1.0;
+      int best = -1;
+      for (size_t i = 0; i < n; ++i)
+        if (on_hull[i] && (best < 0 || sign * mesh->vertices[i][axis] > sign * mesh->vertices[best][axis]))
+          best = static_cast<int>(i);
+      index->axis_extreme[2 * axis + side] = best;
+    }
+  for (const Vec3& v : mesh->vertices) index->radius = std::max(index->radius, v.norm());
+  index->own_hull = std::all_of(on_hull.begin(), on_hull.end(), [](char c) { return c != 0; }) && is_convex(*mesh) &&
+                    connected(*mesh, *index);
+  auto copy = std::make_shared<Mesh>(*mesh);
+  copy->climb = std::move(index);
+  return copy;
 }
 
 double signed_volume(const Mesh& mesh) {

@@ -1,6 +1,7 @@
 #pragma once
 // Topological and geometric checks on triangle meshes, and convex hulls.
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,11 @@ bool is_convex(const Mesh& mesh, double tol = 1e-9);
 // Convex hull (qhull) of at least four non-coplanar points; faces are triangles ordered
 // counter-clockwise seen from outside. Throws InputError for degenerate input.
 Mesh convex_hull(const std::vector<Vec3>& points, const std::string& name = "convex_hull");
+
+// `mesh`, or a copy carrying its climb index (model/mesh.h) for the support queries of a
+// mesh collided as convex: its convex hull's edges over its own vertex indices. Returned
+// unchanged when small (under 32 vertices) or flat.
+std::shared_ptr<const Mesh> with_climb_index(const std::shared_ptr<const Mesh>& mesh);
 
 // Signed enclosed volume (divergence theorem); positive for outward-oriented closed meshes.
 double signed_volume(const Mesh& mesh);

@@ -10,20 +10,71 @@ namespace {
 double sgn(double x) { return x >= 0.0 ? 1.0 : -1.0; }
 static_assert(sizeof(Vec3) == 3 * sizeof(double), "hull vertices are read as packed doubles");
 
-// Index of the vertex farthest along local direction d; branch-free so it vectorises.
+// As hull_support_index's scan computes it, so that equal means equal.
+double dot3(const Vec3& a, const Vec3& d) { return a.x() * d.x() + a.y() * d.y() + a.z() * d.z(); }
+
+// The climb's answer is the scan's: among vertices equally far it walks the plateau (the
+// maximising face, whose vertices its edges connect) to the lowest index.
+int climb_support_index(const Mesh& mesh, const MeshClimbIndex& c, const Vec3& d) {
+  const std::vector<Vec3>& v = mesh.vertices;
+  int axis = 0;
+  d.cwiseAbs().maxCoeff(&axis);
+  int at = c.axis_extreme[static_cast<size_t>(2 * axis + (d[axis] >= 0.0 ? 0 : 1))];
+  double best = dot3(v[static_cast<size_t>(at)], d);
+  for (bool moved = true; moved;) {
+    moved = false;
+    const int from = at;
+    for (int k = c.neighbour_start[static_cast<size_t>(from)]; k < c.neighbour_start[static_cast<size_t>(from) + 1]; ++k) {
+      const int w = c.neighbours[static_cast<size_t>(k)];
+      const double dot = dot3(v[static_cast<size_t>(w)], d);
+      if (dot > best) best = dot, at = w, moved = true;
+    }
+  }
+  // The scan's answer is the lowest index of the greatest value. qhull leaves out a face's
+  // inner points and points within rounding of its plane, which can tie or beat `at` by an
+  // ulp: walk the vertices within `near` of it, along hull edges and mesh faces.
+  const double near = 1e-10 * c.radius * d.norm();
+  std::array<int, kMaxPolygon> plateau;
+  int size = 1, answer = at;
+  plateau[0] = at;
+  auto visit = [&](int w) {
+    const double dot = dot3(v[static_cast<size_t>(w)], d);
+    if (dot < best - near) return true;
+    if (std::find(plateau.begin(), plateau.begin() + size, w) != plateau.begin() + size) return true;
+    if (size == kMaxPolygon) return false;  // a plateau this wide: any of it is a support point
+    plateau[static_cast<size_t>(size++)] = w;
+    if (dot > best || (dot == best && w < answer)) best = dot, answer = w;
+    return true;
+  };
+  for (int i = 0; i < size; ++i) {
+    const auto from = static_cast<size_t>(plateau[static_cast<size_t>(i)]);
+    for (int k = c.neighbour_start[from]; k < c.neighbour_start[from + 1]; ++k)
+      if (!visit(c.neighbours[static_cast<size_t>(k)])) return answer;
+    for (int k = c.face_start[from]; k < c.face_start[from + 1]; ++k)
+      for (int w : mesh.faces[static_cast<size_t>(c.faces[static_cast<size_t>(k)])])
+        if (!visit(w)) return answer;
+  }
+  return answer;
+}
+
+}  // namespace
+
 int hull_support_index(const Mesh& mesh, const Vec3& d) {
+  if (mesh.climb) return climb_support_index(mesh, *mesh.climb, d);
   const double* v = mesh.vertices.front().data();  // Vec3 is three packed doubles
   const int n = static_cast<int>(mesh.vertices.size());
   const double x = d.x(), y = d.y(), z = d.z();
   double best = -kInf;
   int index = 0;
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0; i < n; ++i) {  // branch-free so it vectorises
     const double dot = v[3 * i] * x + v[3 * i + 1] * y + v[3 * i + 2] * z;
     index = dot > best ? i : index;
     best = dot > best ? dot : best;
   }
   return index;
 }
+
+namespace {
 
 // A unit vector perpendicular to the axis, fixed in the geom frame unless `toward` has a
 // clear component off the axis (then the rim point most along `toward`).
@@ -104,6 +155,26 @@ void capsule_feature(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
   axis_feature(s, a, c, hl, r * n, {0, 1, 2}, out);
 }
 
+// The faces reached from face `seed` through shared vertices and passing `coplanar`, in
+// index order (as a scan over all faces meets them), into `patch`; −1 if there are more
+// than it holds.
+template <class Coplanar>
+int coplanar_patch(const Mesh& mesh, const MeshClimbIndex& c, int seed, const Coplanar& coplanar,
+                   std::array<int, 2 * kMaxPolygon>& patch) {
+  int size = 1;
+  patch[0] = seed;
+  for (int i = 0; i < size; ++i)
+    for (int v : mesh.faces[static_cast<size_t>(patch[static_cast<size_t>(i)])])
+      for (int k = c.face_start[static_cast<size_t>(v)]; k < c.face_start[static_cast<size_t>(v) + 1]; ++k) {
+        const int f = c.faces[static_cast<size_t>(k)];
+        if (std::find(patch.begin(), patch.begin() + size, f) != patch.begin() + size || !coplanar(f)) continue;
+        if (size == static_cast<int>(patch.size())) return -1;
+        patch[static_cast<size_t>(size++)] = f;
+      }
+  std::sort(patch.begin(), patch.begin() + size);
+  return size;
+}
+
 void hull_feature(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
   const Mesh& mesh = *s.mesh;
   const Vec3 nl = s.R.transpose() * n;
@@ -126,7 +197,13 @@ void hull_feature(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
   int best = -1;
   double best_d = -kInf;
   Vec3 best_n = Vec3::UnitZ();
-  for (int f = 0; f < static_cast<int>(mesh.faces.size()); ++f) {
+  const int nfaces = static_cast<int>(mesh.faces.size());
+  const int* at_vbest = mesh.climb ? &mesh.climb->faces[static_cast<size_t>(mesh.climb->face_start[static_cast<size_t>(vbest)])] : nullptr;
+  const int n_at_vbest = mesh.climb ? mesh.climb->face_start[static_cast<size_t>(vbest) + 1] -
+                                          mesh.climb->face_start[static_cast<size_t>(vbest)]
+                                    : nfaces;
+  for (int k = 0; k < n_at_vbest; ++k) {
+    const int f = at_vbest ? at_vbest[k] : k;
     const auto& t = mesh.faces[f];
     if (t[0] != vbest && t[1] != vbest && t[2] != vbest) continue;
     const Vec3 fn = (mesh.vertices[t[1]] - mesh.vertices[t[0]]).cross(mesh.vertices[t[2]] - mesh.vertices[t[0]]);
@@ -146,11 +223,18 @@ void hull_feature(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
   std::array<int, kMaxPolygon> ids;
   int count = 0;
   std::uint32_t face_id = static_cast<std::uint32_t>(best);
-  for (int f = 0; f < static_cast<int>(mesh.faces.size()); ++f) {
+  auto coplanar = [&](int f) {
+    bool on = true;
+    for (int v : mesh.faces[f]) on = on && std::abs(best_n.dot(mesh.vertices[v]) - offset) < 1e-9 * (1.0 + std::abs(offset));
+    return on;
+  };
+  std::array<int, 2 * kMaxPolygon> patch;
+  const int patch_size = mesh.climb && mesh.climb->own_hull ? coplanar_patch(mesh, *mesh.climb, best, coplanar, patch) : -1;
+  const int candidates = patch_size >= 0 ? patch_size : nfaces;
+  for (int k = 0; k < candidates; ++k) {
+    const int f = patch_size >= 0 ? patch[static_cast<size_t>(k)] : k;
     const auto& t = mesh.faces[f];
-    bool coplanar = true;
-    for (int v : t) coplanar = coplanar && std::abs(best_n.dot(mesh.vertices[v]) - offset) < 1e-9 * (1.0 + std::abs(offset));
-    if (!coplanar) continue;
+    if (!coplanar(f)) continue;
     face_id = std::min(face_id, static_cast<std::uint32_t>(f));
     for (int v : t)
       if (std::find(ids.begin(), ids.begin() + count, v) == ids.begin() + count && count < kMaxPolygon) ids[count++] = v;

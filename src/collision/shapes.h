@@ -28,6 +28,10 @@ struct ConvexShape {
 ConvexShape make_shape(const Model& model, int geom, const Pose& X_WG);
 ConvexShape make_shape(GeomType type, const Vec3& size, const Pose& X_WG, const Mesh* mesh = nullptr);
 
+// Index of the mesh vertex farthest along local direction d (the lowest of equals): a climb
+// when the mesh has its climb index, else a scan.
+int hull_support_index(const Mesh& mesh, const Vec3& d);
+
 // Support point of the core (no swept radius) in world direction `dir` (any length).
 Vec3 support_core(const ConvexShape& s, const Vec3& dir);
 // Support point of the full shape (core + radius along dir).

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "collision/mesh_tools.h"
 #include "core/error.h"
 #include "io/scene_internal.h"
 #include "robots/robot_file.h"
@@ -73,6 +74,7 @@ Scene load_scene_labelled(const std::string& path, const std::vector<SceneOverri
   ModelBuilder builder;
   read_scene(root, path, builder, scene);
   try {
+    builder.map_convex_meshes(with_climb_index);
     scene.model = builder.build();  // checks what is common
     validate_formulation(*scene.model, scene_formulation(*scene.model));  // and the chosen stepper its own
     check_recording(root, *scene.model);

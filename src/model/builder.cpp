@@ -654,4 +654,12 @@ std::shared_ptr<const Model> ModelBuilder::build() const {
   return m;
 }
 
+void ModelBuilder::map_convex_meshes(const std::function<std::shared_ptr<const Mesh>(const std::shared_ptr<const Mesh>&)>& f) {
+  std::set<std::string> convex;
+  for (const GeomDef& gd : geoms_)
+    if (gd.type == GeomType::ConvexMesh) convex.insert(gd.mesh);
+  for (auto& mesh : meshes_)
+    if (mesh && convex.count(mesh->name)) mesh = f(mesh);
+}
+
 }  // namespace graspsim

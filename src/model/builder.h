@@ -8,6 +8,7 @@
 // contact materials (Options::spook, ContactMaterial::spook, ...) is checked by its stepper:
 // validate_formulation (steppers/step.h), which load_scene calls after build().
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -126,6 +127,9 @@ class ModelBuilder {
     return nullptr;
   }
   void add_mesh(std::shared_ptr<const Mesh> mesh) { meshes_.push_back(std::move(mesh)); }
+  // Replaces each mesh that a convex_mesh geom uses by f(mesh): the loaders attach the
+  // collision layer's climb index this way (the model layer cannot build it).
+  void map_convex_meshes(const std::function<std::shared_ptr<const Mesh>(const std::shared_ptr<const Mesh>&)>& f);
   void add_material(const std::string& name, const std::string& source = "");
   bool has_material(const std::string& name) const {
     for (const auto& [n, s] : materials_)

@@ -2,6 +2,7 @@
 // Triangle mesh data as stored in the Model (shared, immutable once built).
 
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -9,10 +10,25 @@
 
 namespace graspsim {
 
+// What lets support queries on a mesh collided as convex climb from vertex to better
+// neighbour along its convex hull's edges instead of scanning every vertex (on a convex
+// polytope a vertex that no neighbour improves on is a maximum). Built by
+// collision/mesh_tools' with_climb_index. Tables are offsets (CSR): the hull neighbours of
+// vertex v are neighbours[neighbour_start[v] .. neighbour_start[v + 1]) (none off the
+// hull), the mesh faces at v likewise.
+struct MeshClimbIndex {
+  std::vector<int> neighbour_start, neighbours;
+  std::vector<int> face_start, faces;
+  std::array<int, 6> axis_extreme{};  // climbs start here: the support along +x, −x, +y, −y, +z, −z
+  double radius = 0.0;                // the farthest vertex from the origin (scales tie tolerances)
+  bool own_hull = false;  // closed, convex, connected, every vertex on the hull: a face's coplanar neighbours are its polygon
+};
+
 struct Mesh {
   std::string name;
   std::vector<Vec3> vertices;            // in the geom frame, already scaled (m)
   std::vector<std::array<int, 3>> faces; // counter-clockwise seen from outside
+  std::shared_ptr<const MeshClimbIndex> climb;  // null: queries scan every vertex
 };
 
 }  // namespace graspsim

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "collision/mesh_tools.h"
 #include "core/error.h"
 #include "robots/mjcf.h"
 #include "robots/urdf.h"
@@ -33,6 +34,7 @@ RobotSummary add_robot(ModelBuilder& builder, const std::string& path, const Rob
 LoadedRobot load_robot(const std::string& path) {
   ModelBuilder builder;
   RobotSummary summary = add_robot(builder, path);
+  builder.map_convex_meshes(with_climb_index);
   return {builder.build(), std::move(summary)};
 }
 

@@ -168,7 +168,7 @@ void find_overlaps(const Model& model, const VecX& q, KinematicsData& kin, Penal
   forward_kinematics(model, q, kin);
   for (int g = 0; g < model.ngeom(); ++g) {
     s.X_WG[g] = geom_pose(model, kin, g);
-    s.boxes[g] = s.geometry->aabb(model, g, s.X_WG[g]);
+    s.boxes[g] = model.geoms[g].never_collides() ? Aabb::none() : s.geometry->aabb(model, g, s.X_WG[g]);
   }
   s.pairs.clear();
   const auto start = std::chrono::steady_clock::now();

@@ -16,7 +16,8 @@ inline std::string bunny_path(bool metres = false) {
 
 // The L-shaped prism {[0,2]x[0,1] ∪ [0,1]x[1,2]} x [0,1]: volume 3, not convex.
 inline Mesh l_prism() {
-  Mesh m{.name = "L_prism", .vertices = {}, .faces = {}};
+  Mesh m;
+  m.name = "L_prism";
   const double xy[6][2] = {{0, 0}, {2, 0}, {2, 1}, {1, 1}, {1, 2}, {0, 2}};
   for (int z = 0; z < 2; ++z)
     for (const auto& p : xy) m.vertices.emplace_back(p[0], p[1], z);
