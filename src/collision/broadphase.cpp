@@ -23,12 +23,12 @@ Aabb plane_aabb(const Pose& X_WG) {
 }
 
 // A convex mesh's box from its six extreme vertices along the world axes.
-Aabb hull_aabb(const Mesh& mesh, const Mat3& R, const Vec3& p) {
+Aabb hull_aabb(const Mesh& mesh, const Mat3& R, const Vec3& p, std::array<int, 6>* hints) {
   Aabb box;
   for (int k = 0; k < 3; ++k) {
     const Vec3 axis = R.row(k).transpose();  // world axis k in the mesh frame
-    box.hi[k] = axis.dot(mesh.vertices[hull_support_index(mesh, axis)]) + p[k];
-    box.lo[k] = axis.dot(mesh.vertices[hull_support_index(mesh, -axis)]) + p[k];
+    box.hi[k] = axis.dot(mesh.vertices[hull_support_index(mesh, axis, hints ? &(*hints)[2 * k] : nullptr, false)]) + p[k];
+    box.lo[k] = axis.dot(mesh.vertices[hull_support_index(mesh, -axis, hints ? &(*hints)[2 * k + 1] : nullptr, false)]) + p[k];
   }
   return box;
 }
@@ -46,7 +46,7 @@ Aabb points_aabb(const std::vector<Vec3>& points, const Pose& X_WG) {
   return box;
 }
 
-Aabb geom_aabb(const Model& model, int g, const Pose& X_WG) {
+Aabb geom_aabb(const Model& model, int g, const Pose& X_WG, std::array<int, 6>* hints) {
   const Geom& geom = model.geoms[g];
   const Vec3& s = geom.size;
   const Mat3 R = X_WG.R();
@@ -62,7 +62,7 @@ Aabb geom_aabb(const Model& model, int g, const Pose& X_WG) {
       return around(X_WG.p, a.cwiseAbs() * s.y() + disc);
     }
     case GeomType::ConvexMesh:
-      if (const Mesh& mesh = *model.meshes[geom.mesh]; mesh.climb) return hull_aabb(mesh, R, X_WG.p);
+      if (const Mesh& mesh = *model.meshes[geom.mesh]; mesh.climb) return hull_aabb(mesh, R, X_WG.p, hints);
       return points_aabb(model.meshes[geom.mesh]->vertices, X_WG);
     case GeomType::TriangleMesh: return points_aabb(model.meshes[geom.mesh]->vertices, X_WG);
   }
@@ -135,13 +135,14 @@ void collide(const Model& model, const std::vector<Pose>& X_WG, const CollideOpt
     require(false, "collide", "need one pose per geom");
   std::vector<Aabb>& boxes = bp.boxes;
   boxes.resize(static_cast<size_t>(model.ngeom()));
+  bp.box_hints.resize(static_cast<size_t>(model.ngeom()), {-1, -1, -1, -1, -1, -1});
   for (int g = 0; g < model.ngeom(); ++g) {
     if (model.geoms[g].never_collides()) {
       boxes[g] = Aabb::none();
       continue;
     }
     const double m = std::max(options.margin, model.geoms[g].margin);
-    boxes[g] = geom_aabb(model, g, X_WG[g]);
+    boxes[g] = geom_aabb(model, g, X_WG[g], &bp.box_hints[g]);
     boxes[g].lo.array() -= m;
     boxes[g].hi.array() += m;
   }

@@ -2,6 +2,7 @@
 // Broadphase: sweep-and-prune over the geoms' world AABBs (inflated by their margins),
 // with the pair filters, and the collide() driver that runs the narrowphase on each pair.
 
+#include <array>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -24,8 +25,9 @@ struct Aabb {
 };
 
 // World AABB of geom g at pose X_WG (tight for every type; a plane is the half-space
-// below it, bounded only along an axis-aligned normal).
-Aabb geom_aabb(const Model& model, int g, const Pose& X_WG);
+// below it, bounded only along an axis-aligned normal). `hints`: where a convex mesh's
+// climbs for its six extremes start, and are left (see hull_support_index).
+Aabb geom_aabb(const Model& model, int g, const Pose& X_WG, std::array<int, 6>* hints = nullptr);
 
 // World AABB of points given in a frame at X_WG (a mesh's vertices, or its hull's: the same box).
 Aabb points_aabb(const std::vector<Vec3>& points, const Pose& X_WG);
@@ -50,6 +52,9 @@ class Broadphase {
   const BvhCache& bvhs(const Model& model);
 
   std::vector<Aabb> boxes;  // collide()'s per-geom boxes, kept for their storage
+  // Per geom, where each of a convex mesh's six extreme-vertex climbs ended last step (its
+  // next starts there: a body turns little in a step).
+  std::vector<std::array<int, 6>> box_hints;
 
  private:
   std::vector<const Mesh*> bvh_meshes_;

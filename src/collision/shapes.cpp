@@ -14,26 +14,38 @@ static_assert(sizeof(Vec3) == 3 * sizeof(double), "hull vertices are read as pac
 double dot3(const Vec3& a, const Vec3& d) { return a.x() * d.x() + a.y() * d.y() + a.z() * d.z(); }
 
 // The climb's answer is the scan's: among vertices equally far it walks the plateau (the
-// maximising face, whose vertices its edges connect) to the lowest index.
-int climb_support_index(const Mesh& mesh, const MeshClimbIndex& c, const Vec3& d) {
+// maximising face, whose vertices its edges connect) to the lowest index. `hint`, when it
+// is a hull vertex, is where the climb starts (the last answer, for GJK's nearby directions).
+int climb_support_index(const Mesh& mesh, const MeshClimbIndex& c, const Vec3& d, int hint, bool lowest_of_ties) {
   const std::vector<Vec3>& v = mesh.vertices;
-  int axis = 0;
-  d.cwiseAbs().maxCoeff(&axis);
-  int at = c.axis_extreme[static_cast<size_t>(2 * axis + (d[axis] >= 0.0 ? 0 : 1))];
+  int at = hint;
+  // (a hint from another mesh, e.g. a Broadphase reused across models, is only a start)
+  if (at < 0 || at >= static_cast<int>(v.size()) ||
+      c.neighbour_start[static_cast<size_t>(at)] == c.neighbour_start[static_cast<size_t>(at) + 1]) {
+    int axis = 0;
+    d.cwiseAbs().maxCoeff(&axis);
+    at = c.axis_extreme[static_cast<size_t>(2 * axis + (d[axis] >= 0.0 ? 0 : 1))];
+  }
   double best = dot3(v[static_cast<size_t>(at)], d);
+  double runner_up = -kInf;  // the best neighbour of `at` in the last pass
   for (bool moved = true; moved;) {
     moved = false;
+    runner_up = -kInf;
     const int from = at;
     for (int k = c.neighbour_start[static_cast<size_t>(from)]; k < c.neighbour_start[static_cast<size_t>(from) + 1]; ++k) {
       const int w = c.neighbours[static_cast<size_t>(k)];
       const double dot = dot3(v[static_cast<size_t>(w)], d);
       if (dot > best) best = dot, at = w, moved = true;
+      else runner_up = std::max(runner_up, dot);
     }
   }
   // The scan's answer is the lowest index of the greatest value. qhull leaves out a face's
   // inner points and points within rounding of its plane, which can tie or beat `at` by an
   // ulp: walk the vertices within `near` of it, along hull edges and mesh faces.
   const double near = 1e-10 * c.radius * d.norm();
+  if (!lowest_of_ties) return at;
+  // Every vertex on the hull: a tie or near tie would be one of its hull neighbours.
+  if (c.own_hull && runner_up < best - near) return at;
   std::array<int, kMaxPolygon> plateau;
   int size = 1, answer = at;
   plateau[0] = at;
@@ -50,6 +62,7 @@ int climb_support_index(const Mesh& mesh, const MeshClimbIndex& c, const Vec3& d
     const auto from = static_cast<size_t>(plateau[static_cast<size_t>(i)]);
     for (int k = c.neighbour_start[from]; k < c.neighbour_start[from + 1]; ++k)
       if (!visit(c.neighbours[static_cast<size_t>(k)])) return answer;
+    if (c.own_hull) continue;  // its hull edges reach every tie
     for (int k = c.face_start[from]; k < c.face_start[from + 1]; ++k)
       for (int w : mesh.faces[static_cast<size_t>(c.faces[static_cast<size_t>(k)])])
         if (!visit(w)) return answer;
@@ -59,8 +72,12 @@ int climb_support_index(const Mesh& mesh, const MeshClimbIndex& c, const Vec3& d
 
 }  // namespace
 
-int hull_support_index(const Mesh& mesh, const Vec3& d) {
-  if (mesh.climb) return climb_support_index(mesh, *mesh.climb, d);
+int hull_support_index(const Mesh& mesh, const Vec3& d, int* hint, bool lowest_of_ties) {
+  if (mesh.climb) {
+    const int i = climb_support_index(mesh, *mesh.climb, d, hint ? *hint : -1, lowest_of_ties);
+    if (hint) *hint = i;
+    return i;
+  }
   const double* v = mesh.vertices.front().data();  // Vec3 is three packed doubles
   const int n = static_cast<int>(mesh.vertices.size());
   const double x = d.x(), y = d.y(), z = d.z();
@@ -193,7 +210,7 @@ void hull_feature(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
   }
   // The face most aligned with n among those at the support vertex: exact whenever n is a
   // face normal (then that face holds the support vertex), which is when we clip.
-  const int vbest = hull_support_index(mesh, nl);
+  const int vbest = hull_support_index(mesh, nl, &s.climb_hint);
   int best = -1;
   double best_d = -kInf;
   Vec3 best_n = Vec3::UnitZ();
@@ -299,7 +316,7 @@ Vec3 support_core(const ConvexShape& s, const Vec3& dir) {
     }
     case GeomType::ConvexMesh: {
       const Vec3 dl = s.R.transpose() * dir;
-      return s.p + s.R * s.mesh->vertices[hull_support_index(*s.mesh, dl)];
+      return s.p + s.R * s.mesh->vertices[hull_support_index(*s.mesh, dl, &s.climb_hint)];
     }
     default: return s.p;  // planes and triangle meshes never reach the convex path
   }

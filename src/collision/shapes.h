@@ -17,6 +17,7 @@ struct ConvexShape {
   const Mesh* mesh = nullptr;  // ConvexMesh: its vertices span the hull
   Vec3 p = Vec3::Zero();       // world position of the geom frame
   Mat3 R = Mat3::Identity();   // world orientation of the geom frame
+  mutable int climb_hint = -1; // ConvexMesh: the last support vertex, where the next climb starts
 
   // Radius of the sphere swept over the core: spheres and capsules, else 0.
   double radius() const {
@@ -29,8 +30,9 @@ ConvexShape make_shape(const Model& model, int geom, const Pose& X_WG);
 ConvexShape make_shape(GeomType type, const Vec3& size, const Pose& X_WG, const Mesh* mesh = nullptr);
 
 // Index of the mesh vertex farthest along local direction d (the lowest of equals): a climb
-// when the mesh has its climb index, else a scan.
-int hull_support_index(const Mesh& mesh, const Vec3& d);
+// when the mesh has its climb index, else a scan. A climb starts from *hint and leaves its
+// answer there; without `lowest_of_ties` it returns any of equals (a box needs no more).
+int hull_support_index(const Mesh& mesh, const Vec3& d, int* hint = nullptr, bool lowest_of_ties = true);
 
 // Support point of the core (no swept radius) in world direction `dir` (any length).
 Vec3 support_core(const ConvexShape& s, const Vec3& dir);

@@ -45,9 +45,12 @@ void expect_same_answers(const std::shared_ptr<const Mesh>& plain) {
   const Pose X{Vec3(0.1, -0.2, 0.3), Quat(Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized()))};
   const ConvexShape a = make_shape(GeomType::ConvexMesh, Vec3::Zero(), X, plain.get());
   const ConvexShape b = make_shape(GeomType::ConvexMesh, Vec3::Zero(), X, indexed.get());
-  int faces = 0;
+  int faces = 0, hint = -1;
   for (const Vec3& d : directions(*plain)) {
-    ASSERT_EQ(hull_support_index(*plain, d), hull_support_index(*indexed, d)) << plain->name << " along " << d.transpose();
+    const int scanned = hull_support_index(*plain, d);
+    ASSERT_EQ(scanned, hull_support_index(*indexed, d)) << plain->name << " along " << d.transpose();
+    // From wherever the last climb ended, as GJK's successive queries start.
+    ASSERT_EQ(scanned, hull_support_index(*indexed, d, &hint)) << plain->name << " along " << d.transpose();
     SupportFeature fa, fb;
     supporting_feature(a, d, fa);
     supporting_feature(b, d, fb);
