@@ -85,7 +85,8 @@ bool geoms_may_collide(const Model& model, int ga, int gb) {
   return model.bodies_may_collide(a.body, b.body);
 }
 
-const std::vector<std::pair<int, int>>& Broadphase::find_pairs(const Model& model, const std::vector<Aabb>& boxes) {
+const std::vector<std::pair<int, int>>& Broadphase::find_pairs(const Model& model, const std::vector<Aabb>& boxes,
+                                                               const std::vector<char>* frozen_bodies) {
   const int n = static_cast<int>(boxes.size());
   if (static_cast<int>(order_.size()) != n) {
     order_.resize(n);
@@ -109,6 +110,8 @@ const std::vector<std::pair<int, int>>& Broadphase::find_pairs(const Model& mode
     for (int k = i + 1; k < n; ++k) {
       const int b = order_[k];
       if (boxes[b].lo.x() > boxes[a].hi.x()) break;
+      if (frozen_bodies && frozen_pair((*frozen_bodies)[model.geoms[a].body], (*frozen_bodies)[model.geoms[b].body]))
+        continue;
       if (!boxes[a].overlaps(boxes[b])) continue;
       if (is_static_[a] && is_static_[b]) continue;
       const int lo = std::min(a, b), hi = std::max(a, b);
@@ -147,10 +150,7 @@ void collide(const Model& model, const std::vector<Pose>& X_WG, const CollideOpt
     boxes[g].hi.array() += m;
   }
   size_t n = 0;
-  for (const auto& [a, b] : bp.find_pairs(model, boxes)) {
-    if (const std::vector<char>* f = options.frozen_bodies;
-        f && frozen_pair((*f)[model.geoms[a].body], (*f)[model.geoms[b].body]))
-      continue;
+  for (const auto& [a, b] : bp.find_pairs(model, boxes, options.frozen_bodies)) {
     const double margin = std::max({options.margin, model.geoms[a].margin, model.geoms[b].margin});
     if (n == out.size()) out.emplace_back();
     collide_geoms(model, a, X_WG[a], b, X_WG[b], margin, options, &bp.bvhs(model), out[n]);

@@ -45,7 +45,9 @@ class Broadphase {
  public:
   // Candidate pairs (a < b) with overlapping boxes that pass the filters, sorted by (a, b).
   // The sweep order is kept between calls, so coherent motion sorts in near-linear time.
-  const std::vector<std::pair<int, int>>& find_pairs(const Model& model, const std::vector<Aabb>& boxes);
+  // Pairs of bodies with frozen_pair(frozen_bodies) flags are left out (CollideOptions).
+  const std::vector<std::pair<int, int>>& find_pairs(const Model& model, const std::vector<Aabb>& boxes,
+                                                     const std::vector<char>* frozen_bodies = nullptr);
 
   // The triangle-mesh trees of `model`, built on first use and kept while the model's meshes
   // are the same objects (meshes are shared and immutable, so their addresses identify them).

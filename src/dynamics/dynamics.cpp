@@ -5,13 +5,16 @@ namespace {
 
 // Recursive Newton-Euler in the world frame: τ = M q̈ + c (q̈ = 0 when qdd is null).
 // Gravity enters as a fictitious upward acceleration of the world (Featherstone 5.3).
-void rne(const Model& model, const KinematicsData& kin, const VecX& v, const VecX* qdd, VecX& tau) {
+// `skip`: bodies (whole trees) left out, their dofs' tau zero.
+void rne(const Model& model, const KinematicsData& kin, const VecX& v, const VecX* qdd, VecX& tau,
+         const std::vector<char>* skip = nullptr) {
   auto& V = kin.V;
   auto& A = kin.A;
   auto& F = kin.F;
   V[0].setZero();
   A[0] << Vec3::Zero(), -model.options.gravity;
   for (int b = 1; b < model.nbody(); ++b) {
+    if (skip && (*skip)[b]) continue;
     const int p = model.bodies[b].parent;
     const Joint& j = model.joints[model.bodies[b].joint];
     Vec6 vj = Vec6::Zero();      // joint velocity S v
@@ -30,6 +33,10 @@ void rne(const Model& model, const KinematicsData& kin, const VecX& v, const Vec
   tau.resize(model.nv);
   for (int b = model.nbody() - 1; b > 0; --b) {
     const Joint& j = model.joints[model.bodies[b].joint];
+    if (skip && (*skip)[b]) {
+      tau.segment(j.vadr, j.nv).setZero();
+      continue;
+    }
     for (int d = j.vadr; d < j.vadr + j.nv; ++d) {
       tau[d] = kin.S.col(d).dot(F[b]);
       if (qdd) tau[d] += j.armature * (*qdd)[d];
@@ -81,8 +88,8 @@ void free_body_mass_matrix(const Model& model, int b, const Mat3& R, MatX& M) {
   M.diagonal().array() += model.joints[body.joint].armature;
 }
 
-void bias_forces(const Model& model, const KinematicsData& kin, const VecX& v, VecX& c) {
-  rne(model, kin, v, nullptr, c);
+void bias_forces(const Model& model, const KinematicsData& kin, const VecX& v, VecX& c, const std::vector<char>* skip) {
+  rne(model, kin, v, nullptr, c, skip);
 }
 
 VecX inverse_dynamics(const Model& model, const KinematicsData& kin, const VecX& v, const VecX& qdd) {

@@ -1,6 +1,8 @@
 #pragma once
 // Rigid multibody dynamics in generalized coordinates: M(q) q̈ + c(q, v) = τ.
 
+#include <vector>
+
 #include "core/types.h"
 #include "kinematics/kinematics.h"
 #include "model/model.h"
@@ -24,8 +26,10 @@ void mass_matrix_block(const Model& model, const KinematicsData& kin, int v_begi
 void free_body_mass_matrix(const Model& model, int b, const Mat3& R, MatX& M);
 
 // Bias forces c(q, v): Coriolis, centrifugal and gravity (recursive Newton-Euler with
-// q̈ = 0). Needs forward_kinematics.
-void bias_forces(const Model& model, const KinematicsData& kin, const VecX& v, VecX& c);
+// q̈ = 0). Needs forward_kinematics. `skip` (per body, whole trees only): trees whose
+// c is not wanted (asleep ones), left at zero.
+void bias_forces(const Model& model, const KinematicsData& kin, const VecX& v, VecX& c,
+                 const std::vector<char>* skip = nullptr);
 
 // τ = M(q) q̈ + c(q, v), by recursive Newton-Euler.
 VecX inverse_dynamics(const Model& model, const KinematicsData& kin, const VecX& v, const VecX& qdd);

@@ -186,7 +186,7 @@ void free_motion(const Model& model, const State& s, const Input& in, Workspace&
   const double h = model.options.dt;
   const int nv = model.nv;
   spook::Problem& P = sc.problem;
-  bias_forces(model, ws.kin, s.v, sc.bias);
+  bias_forces(model, ws.kin, s.v, sc.bias, &sc.asleep);  // (asleep trees are not in the problem)
   passive_forces(model, s.q, s.v, sc.tau);
   // Joint damping is implicit: (M + hD)(v⁺ − v) = h(τ − c), τ keeping its −Dv, so that
   // M v⁺ = M v + h(τ_other − c − Dv⁺) dissipates at any h.
@@ -820,8 +820,9 @@ ContactResult contact_result(const ContactSet& cs, const ContactPoint& p, int bo
   return r;
 }
 
-void collect_results(const Model& model, State& s, Workspace& ws, SpookScratch& sc, const spook::Solution& sol,
-                     StepResult* result) {
+// Returns how many of result's contacts are awake (the asleep ones follow them).
+size_t collect_results(const Model& model, State& s, Workspace& ws, SpookScratch& sc, const spook::Solution& sol,
+                       StepResult* result) {
   const double h = model.options.dt;
   s.contacts.begin();
   if (result) result->contacts.clear();
@@ -840,6 +841,7 @@ void collect_results(const Model& model, State& s, Workspace& ws, SpookScratch& 
     for (int k = 0; k < 3; ++k) slot.values[kPosition + k] = p.position[k];
     if (result) result->contacts.push_back(contact_result(cs, p, info.body_a, info.body_b, fn, ft, info.mu, torsion));
   }
+  const size_t awake = result ? result->contacts.size() : 0;
   // Asleep contacts keep their slots and report the forces they had when the island fell asleep.
   for (int si : sc.sleeping_sets) {
     const ContactSet& cs = sc.contact_sets[si];
@@ -860,15 +862,21 @@ void collect_results(const Model& model, State& s, Workspace& ws, SpookScratch& 
   s.contacts.end();
   for (size_t i = 0; i < model.actuators.size(); ++i)
     if (sc.actuator_row[i] >= 0) ws.actuator_effort[static_cast<Eigen::Index>(i)] = sol.lambda[sc.actuator_row[i]] / h;
+  return awake;
 }
 
 // Slip and the error metrics need the end-of-step velocities (and kinematics of q⁺ would
-// move the points; the start-of-step points are what the solver constrained).
-void contact_metrics(const Model& model, const Workspace& ws, const VecX& v_next, StepResult& result) {
-  for (ContactResult& r : result.contacts) {
-    const Vec3 rel = point_velocity(model, ws.kin, v_next, r.body_b, r.position) -
-                     point_velocity(model, ws.kin, v_next, r.body_a, r.position);
-    r.slip = rel - rel.dot(r.normal) * r.normal;
+// move the points; the start-of-step points are what the solver constrained). Contacts from
+// `awake` on are asleep: both sides still (asleep or static), their slip zero.
+void contact_metrics(const Model& model, const Workspace& ws, const VecX& v_next, size_t awake, StepResult& result) {
+  for (size_t i = 0; i < result.contacts.size(); ++i) {
+    ContactResult& r = result.contacts[i];
+    r.slip.setZero();
+    if (i < awake) {
+      const Vec3 rel = point_velocity(model, ws.kin, v_next, r.body_b, r.position) -
+                       point_velocity(model, ws.kin, v_next, r.body_a, r.position);
+      r.slip = rel - rel.dot(r.normal) * r.normal;
+    }
     r.cone_error = coulomb_cone_error(r.fn, r.ft, r.mu);
     r.alignment_error = alignment_error(r.ft, r.slip);
   }
@@ -967,9 +975,9 @@ void step_spook(const Model& model, State& s, const Input& in, const Formulation
   spook::solve(sc.problem, f.spook.solver, f.spook.iterations, sc.solver, sc.solution);
   const spook::Solution& sol = sc.solution;
 
-  collect_results(model, s, ws, sc, sol, result);
+  const size_t awake_contacts = collect_results(model, s, ws, sc, sol, result);
   if (result) {
-    contact_metrics(model, ws, sol.v, *result);
+    contact_metrics(model, ws, sol.v, awake_contacts, *result);
     result->solver_residual = sol.residual;
     result->solver_iterations = sol.iterations;
     // The solver that ran, or "per_island" when contact materials chose different ones.

@@ -72,6 +72,13 @@ TEST(SpookSleep, ARestingBoxSleepsWhereItRestsAndKeepsItsWeight) {
   EXPECT_EQ(on.s.v, VecX::Zero(6));
   EXPECT_GE(on.s.sleep_time[1], 0.5);
   EXPECT_NEAR(normal_force_on(on.r, 1), kG, 1e-3 * kG);
+  // Its contacts report no slip (they are not in the problem: their metrics skip the point
+  // velocities) and forces inside their cones.
+  ASSERT_FALSE(on.r.contacts.empty());
+  for (const ContactResult& c : on.r.contacts) {
+    EXPECT_EQ(c.slip, Vec3::Zero());
+    EXPECT_LE(c.cone_error, 1e-9);
+  }
   off.steps(400);
   EXPECT_LT((off.s.q - on.s.q).norm(), 1e-6);
   EXPECT_EQ(off.s.sleep_time, VecX::Zero(2));
