@@ -105,21 +105,65 @@ const std::vector<std::pair<int, int>>& Broadphase::find_pairs(const Model& mode
     order_[k] = g;
   }
   pairs_.clear();
-  for (int i = 0; i < n; ++i) {
+  auto consider = [&](int a, int b) {
+    if (frozen_bodies && frozen_pair((*frozen_bodies)[model.geoms[a].body], (*frozen_bodies)[model.geoms[b].body]))
+      return;
+    if (!boxes[a].overlaps(boxes[b])) return;
+    if (is_static_[a] && is_static_[b]) return;
+    const int lo = std::min(a, b), hi = std::max(a, b);
+    if (geoms_may_collide(model, lo, hi)) pairs_.emplace_back(lo, hi);
+  };
+  auto sweep_forward = [&](int i) {
     const int a = order_[i];
     for (int k = i + 1; k < n; ++k) {
-      const int b = order_[k];
-      if (boxes[b].lo.x() > boxes[a].hi.x()) break;
-      if (frozen_bodies && frozen_pair((*frozen_bodies)[model.geoms[a].body], (*frozen_bodies)[model.geoms[b].body]))
-        continue;
-      if (!boxes[a].overlaps(boxes[b])) continue;
-      if (is_static_[a] && is_static_[b]) continue;
-      const int lo = std::min(a, b), hi = std::max(a, b);
-      if (geoms_may_collide(model, lo, hi)) pairs_.emplace_back(lo, hi);
+      if (boxes[order_[k]].lo.x() > boxes[a].hi.x()) break;
+      consider(a, order_[k]);
     }
+  };
+  if (frozen_bodies) {
+    around_moving(model, boxes, *frozen_bodies, sweep_forward, consider);
+  } else {
+    for (int i = 0; i < n; ++i) sweep_forward(i);
   }
   std::sort(pairs_.begin(), pairs_.end());
   return pairs_;
+}
+
+// Every pair that frozen_pair and the static check let through has a geom that moves (of a
+// body with flag 0, or a kinematic one): only those sweep, forward as usual and backward
+// over the geoms before them that do not move (the ones that move find such pairs going
+// forward). Backward stops where no earlier box reaches (a running maximum of hi.x); boxes
+// unbounded in +x are met one by one instead.
+template <class Forward, class Consider>
+void Broadphase::around_moving(const Model& model, const std::vector<Aabb>& boxes, const std::vector<char>& frozen,
+                               const Forward& sweep_forward, const Consider& consider) {
+  const int n = static_cast<int>(boxes.size());
+  moves_.resize(static_cast<size_t>(n));
+  reach_.resize(static_cast<size_t>(n));
+  unbounded_.clear();
+  double reach = -kInf;
+  bool look_back = false;  // a bounded geom that does not move: else going forward finds all
+  for (int i = 0; i < n; ++i) {
+    const int g = order_[i];
+    const char f = frozen[model.geoms[g].body];
+    moves_[g] = f == 0 || (f == 1 && !is_static_[g]);
+    if (boxes[g].hi.x() == kInf) {
+      unbounded_.push_back(i);
+    } else {
+      reach = std::max(reach, boxes[g].hi.x());
+      look_back = look_back || !moves_[g];
+    }
+    reach_[i] = reach;
+  }
+  for (int i = 0; i < n; ++i) {
+    const int a = order_[i];
+    if (!moves_[a]) continue;
+    sweep_forward(i);
+    for (int k = i - 1; look_back && k >= 0 && reach_[k] >= boxes[a].lo.x(); --k)
+      if (!moves_[order_[k]] && boxes[order_[k]].hi.x() != kInf) consider(a, order_[k]);
+    for (int k : unbounded_)
+      if (k < i && !moves_[order_[k]]) consider(a, order_[k]);
+  }
 }
 
 const BvhCache& Broadphase::bvhs(const Model& model) {

@@ -64,6 +64,14 @@ class Broadphase {
   std::vector<int> order_;
   std::vector<char> is_static_;
   std::vector<std::pair<int, int>> pairs_;
+  // find_pairs with frozen bodies: which geoms move, the running maximum of hi.x along the
+  // sweep order, and the positions of boxes unbounded in +x.
+  template <class Forward, class Consider>
+  void around_moving(const Model& model, const std::vector<Aabb>& boxes, const std::vector<char>& frozen,
+                     const Forward& sweep_forward, const Consider& consider);
+  std::vector<char> moves_;
+  std::vector<double> reach_;
+  std::vector<int> unbounded_;
 };
 
 // Narrowphase over the broadphase pairs: `out` gets the pairs that have points, geom_a <

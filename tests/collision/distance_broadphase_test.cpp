@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include <algorithm>
 
 #include "collision/broadphase.h"
@@ -119,6 +121,32 @@ TEST(Broadphase, FindsExactlyTheBruteForcePairs) {
         EXPECT_LT(std::make_pair(out[i - 1].geom_a, out[i - 1].geom_b), std::make_pair(out[i].geom_a, out[i].geom_b));
       }
     }
+  }
+}
+
+// With frozen bodies the sweep starts only from geoms that move (and looks back from them):
+// the pairs are still exactly the brute force's less the frozen ones, whatever share moves,
+// a kinematic body flagged fixed (1) among them, the plane's box unbounded in x.
+TEST(Broadphase, FrozenBodiesLeaveOutTheirPairsAndNoOther) {
+  std::mt19937_64 rng(37);
+  const auto hull = testing::sphere_points_hull(20, 0.15, 5);
+  for (int scene = 0; scene < 16; ++scene) {
+    std::vector<Pose> poses;
+    Model m = random_scene(rng, 30, poses, hull);
+    m.bodies[3].kinematic = true;
+    std::vector<char> frozen(static_cast<size_t>(m.nbody()), 0);
+    frozen[0] = 1;
+    const double moving = std::array{0.0, 0.1, 0.5, 1.0}[scene % 4];
+    std::bernoulli_distribution moves(moving);
+    for (int b = 1; b < m.nbody(); ++b) frozen[b] = b == 3 ? 1 : moves(rng) ? 0 : 2;
+    std::vector<Aabb> boxes;
+    for (int g = 0; g < m.ngeom(); ++g) boxes.push_back(geom_aabb(m, g, poses[g]));
+    std::vector<std::pair<int, int>> expected;
+    for (const auto& [a, b] : brute_force(m, poses, 0.0))
+      if (!frozen_pair(frozen[m.geoms[a].body], frozen[m.geoms[b].body])) expected.emplace_back(a, b);
+    Broadphase bp;
+    EXPECT_EQ(bp.find_pairs(m, boxes, &frozen), expected) << "scene " << scene;
+    if (moving > 0) EXPECT_FALSE(expected.empty());
   }
 }
 
