@@ -42,8 +42,8 @@ int climb_support_index(const Mesh& mesh, const MeshClimbIndex& c, const Vec3& d
   // The scan's answer is the lowest index of the greatest value. qhull leaves out a face's
   // inner points and points within rounding of its plane, which can tie or beat `at` by an
   // ulp: walk the vertices within `near` of it, along hull edges and mesh faces.
-  const double near = 1e-10 * c.radius * d.norm();
   if (!lowest_of_ties) return at;
+  const double near = 1e-10 * c.radius * d.norm();
   // Every vertex on the hull: a tie or near tie would be one of its hull neighbours.
   if (c.own_hull && runner_up < best - near) return at;
   std::array<int, kMaxPolygon> plateau;
@@ -215,19 +215,22 @@ void hull_feature(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
   double best_d = -kInf;
   Vec3 best_n = Vec3::UnitZ();
   const int nfaces = static_cast<int>(mesh.faces.size());
-  const int* at_vbest = mesh.climb ? &mesh.climb->faces[static_cast<size_t>(mesh.climb->face_start[static_cast<size_t>(vbest)])] : nullptr;
-  const int n_at_vbest = mesh.climb ? mesh.climb->face_start[static_cast<size_t>(vbest) + 1] -
-                                          mesh.climb->face_start[static_cast<size_t>(vbest)]
-                                    : nfaces;
-  for (int k = 0; k < n_at_vbest; ++k) {
-    const int f = at_vbest ? at_vbest[k] : k;
+  auto consider = [&](int f) {
     const auto& t = mesh.faces[f];
-    if (t[0] != vbest && t[1] != vbest && t[2] != vbest) continue;
     const Vec3 fn = (mesh.vertices[t[1]] - mesh.vertices[t[0]]).cross(mesh.vertices[t[2]] - mesh.vertices[t[0]]);
     const double len = fn.norm();
-    if (len <= 0.0) continue;
+    if (len <= 0.0) return;
     const double d = fn.dot(nl) / len;
     if (d > best_d) best_d = d, best = f, best_n = fn / len;
+  };
+  if (const MeshClimbIndex* c = mesh.climb.get()) {  // its faces at each vertex, in index order
+    for (int k = c->face_start[static_cast<size_t>(vbest)]; k < c->face_start[static_cast<size_t>(vbest) + 1]; ++k)
+      consider(c->faces[static_cast<size_t>(k)]);
+  } else {
+    for (int f = 0; f < nfaces; ++f) {
+      const auto& t = mesh.faces[f];
+      if (t[0] == vbest || t[1] == vbest || t[2] == vbest) consider(f);
+    }
   }
   if (best < 0) {  // the support vertex is on no face (a stray interior point): a vertex
     out.poly.push(s.R * mesh.vertices[vbest] + s.p, static_cast<std::uint32_t>(vbest));
