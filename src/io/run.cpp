@@ -286,6 +286,7 @@ nlohmann::json run_header(const Scene& scene, const std::optional<Formulation>& 
                   {"integrator", to_string(f.dynamics.integrator)},
                   {"solver", to_string(f.spook.solver)},
                   {"iterations", f.spook.iterations},
+                  {"relax_sweeps", f.spook.relax_sweeps},
                   {"seed", o.seed},
                   {"gravity", {o.gravity.x(), o.gravity.y(), o.gravity.z()}}};
   if (f.stepper == StepperType::Quasistatic) j["options"]["scheme"] = to_string(f.quasistatic.scheme);

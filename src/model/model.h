@@ -335,6 +335,10 @@ struct SleepOptions {
 struct SpookOptions {
   SolverType solver = SolverType::Split;  // default solver (contact materials may override)
   int iterations = 16;                    // iterative solver sweeps
+  // Iterative only: sweeps after `iterations` with the contact normals rigid and without
+  // their stabilisation; positions move with the stabilised velocities, the relaxed ones
+  // are kept (spook::solve). 0: none.
+  int relax_sweeps = 0;
   SleepOptions sleep;
   bool operator==(const SpookOptions&) const = default;
 };

@@ -12,13 +12,13 @@ namespace {
 // Row access of a sweep through the operators: w_i and v += W_i δ on v itself.
 class GeneralRows {
  public:
-  GeneralRows(const Problem& p, const Operators& ops, VecX& lambda, VecX& v)
-      : p_(p), ops_(ops), lambda_(lambda), v_(v) {}
-  double w(int i) const { return row_velocity(ops_, i, v_.data()) + p_.compliance[i] * lambda_[i]; }
+  GeneralRows(const double* compliance, const Operators& ops, VecX& lambda, VecX& v)
+      : compliance_(compliance), ops_(ops), lambda_(lambda), v_(v) {}
+  double w(int i) const { return row_velocity(ops_, i, v_.data()) + compliance_[i] * lambda_[i]; }
   void apply(int i, double delta) { apply_impulse(ops_, i, delta, v_.data()); }
 
  private:
-  const Problem& p_;
+  const double* compliance_;
   const Operators& ops_;
   VecX& lambda_;
   VecX& v_;
@@ -29,9 +29,9 @@ class GeneralRows {
 template <int R>
 class FreeContactRows {
  public:
-  FreeContactRows(const Problem& p, const Operators& ops, const VecX& lambda, VecX& v, const ContactRows& c,
-                  const Operators::FreeContact& f)
-      : p_(p), ops_(ops), lambda_(lambda), normal_(c.normal), J_(ops.jd.data() + f.offset),
+  FreeContactRows(const double* compliance, const Operators& ops, const VecX& lambda, VecX& v,
+                  const ContactRows& c, const Operators::FreeContact& f)
+      : compliance_(compliance), ops_(ops), lambda_(lambda), normal_(c.normal), J_(ops.jd.data() + f.offset),
         W_(ops.wd.data() + f.offset) {
     for (int r = 0; r < R; ++r) {
       vp_[r] = v.data() + f.v_begin[r];
@@ -42,7 +42,7 @@ class FreeContactRows {
     const int q = local(i);
     double jv = 0.0;
     for (int r = 0; r < R; ++r) jv += Eigen::Map<const Vec6>(J_ + 6 * (R * q + r)).dot(v_[r]);
-    return ops_.bias[i] + jv + p_.compliance[i] * lambda_[i];
+    return ops_.bias[i] + jv + compliance_[i] * lambda_[i];
   }
   void apply(int i, double delta) {
     const int q = local(i);
@@ -55,7 +55,7 @@ class FreeContactRows {
  private:
   // Row q of the contact (its rows are normal_ + 0, 1, 2), run r, at J_ / W_ + 6 (R q + r).
   int local(int i) const { return i - normal_; }
-  const Problem& p_;
+  const double* compliance_;
   const Operators& ops_;
   const VecX& lambda_;
   int normal_;
@@ -67,8 +67,8 @@ class FreeContactRows {
 
 class Sweeper {
  public:
-  Sweeper(const Problem& p, const Operators& ops, VecX& lambda, VecX& v)
-      : p_(p), ops_(ops), lambda_(lambda), v_(v), general_(p, ops, lambda, v) {}
+  Sweeper(const Problem& p, const double* compliance, const Operators& ops, VecX& lambda, VecX& v)
+      : p_(p), compliance_(compliance), ops_(ops), lambda_(lambda), v_(v), general_(compliance, ops, lambda, v) {}
 
   // Gauss-Seidel update of row i clamped to [lo, hi].
   void row(int i, double lo, double hi) { row(general_, i, lo, hi); }
@@ -102,7 +102,7 @@ class Sweeper {
   // with the bodies' velocities held in registers.
   template <int R>
   void free_contact(const ContactRows& c, const Operators::FreeContact& f, bool with_normal) {
-    FreeContactRows<R> rows(p_, ops_, lambda_, v_, c, f);
+    FreeContactRows<R> rows(compliance_, ops_, lambda_, v_, c, f);
     contact_rows(rows, c, with_normal);
     rows.store();
     torsion(c);
@@ -161,6 +161,7 @@ class Sweeper {
   }
 
   const Problem& p_;
+  const double* compliance_;
   const Operators& ops_;
   VecX& lambda_;
   VecX& v_;
@@ -170,8 +171,8 @@ class Sweeper {
 }  // namespace
 
 void pgs_sweeps(const Problem& p, const Operators& ops, SweepRows rows, int sweeps, VecX& lambda,
-                VecX& v, const std::vector<int>* subset) {
-  Sweeper sweeper(p, ops, lambda, v);
+                VecX& v, const std::vector<int>* subset, const VecX* compliance) {
+  Sweeper sweeper(p, (compliance ? *compliance : p.compliance).data(), ops, lambda, v);
   const bool all = rows == SweepRows::All;
   auto visit = [&](int i) {
     const int c = ops.contact_of_row[i];

@@ -12,8 +12,10 @@ namespace graspsim::spook {
 enum class SweepRows { All, FrictionOnly };
 
 // Runs `sweeps` sweeps; lambda and v (= v_free + Wᵀλ on entry) are updated together. With
-// `subset` (ascending rows, whole contacts), only those rows are swept.
+// `subset` (ascending rows, whole contacts), only those rows are swept. `compliance`, when
+// given, replaces the problem's (ops' bias and D must agree with it).
 void pgs_sweeps(const Problem& problem, const Operators& ops, SweepRows rows, int sweeps,
-                VecX& lambda, VecX& v, const std::vector<int>* subset = nullptr);
+                VecX& lambda, VecX& v, const std::vector<int>* subset = nullptr,
+                const VecX* compliance = nullptr);
 
 }  // namespace graspsim::spook

@@ -87,6 +87,9 @@ struct Problem {
   std::vector<RowKind> kind;   // (nrows)
   std::vector<ContactRows> contacts;  // each friction row belongs to exactly one contact
   VecX lambda_warm;            // (nrows) warm start (previous step's impulses), or empty
+  // Relax pass (solve's relax_sweeps): each contact normal's target with its stabilisation
+  // left out (0 for touching solids), reached rigidly (no compliance). (nrows) or empty.
+  VecX relax_target;
 
   int nrows() const { return static_cast<int>(J.rows()); }
 };
@@ -94,6 +97,9 @@ struct Problem {
 struct Solution {
   VecX lambda;                 // (nrows) impulses, N·s
   VecX v;                      // (nv) v⁺
+  // After a relax pass: the stabilised v⁺ before it, which moves the positions (v, relaxed,
+  // is the next step's velocity). Empty without one.
+  VecX v_position;
   double residual = 0.0;       // complementarity_residual(problem, lambda), m/s
   int iterations = 0;          // PGS sweeps, Split outer iterations run (it stops early at a
                                // fixed point), or Lemke pivots (Direct)
@@ -105,7 +111,11 @@ struct Solution {
 // Solves the problem with `solver`, or per island when contacts ask for different ones
 // (ContactRows::solver). Direct rejects Cone friction with an InputError; Iterative, Split
 // and DirectIterative use `iterations` sweeps / outer iterations (≥ 1).
-Solution solve(const Problem& problem, SolverType solver, int iterations);
+// relax_sweeps > 0 (Iterative islands; needs relax_target): after the sweeps, v_position
+// keeps v⁺ and that many more sweeps take the normals to relax_target rigidly, so that the
+// velocity a stabilisation term adds to undo penetration moves the positions but is not
+// kept (Box2D v3's relax iterations; Bullet's split impulse in spirit).
+Solution solve(const Problem& problem, SolverType solver, int iterations, int relax_sweeps = 0);
 
 // Checks sizes, index ranges and bounds; throws std::invalid_argument naming the field.
 void validate(const Problem& problem);

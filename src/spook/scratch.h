@@ -29,6 +29,8 @@ struct SolverScratch {
   std::vector<char> sticking;      // per entry of `contacts`
   std::vector<IslandScratch> parts, polish;
   VecX friction_only, v_friction, v_fixed, w, lambda_prev, v_prev, dv;
+  VecX relax_compliance;           // the problem's compliance, 0 on contact normals (relax pass)
+  VecX relax_saved;                // each normal's bias, D and 1/D during the relax pass
   // Per-island solvers (when some contact asks for its own): the solver of each island,
   // the one running now, and the rows of its islands (for PGS).
   bool per_island = false;
@@ -38,7 +40,7 @@ struct SolverScratch {
 };
 
 // solve() (problem.h) into `solution`, with storage from `scratch`.
-void solve(const Problem& problem, SolverType solver, int iterations, SolverScratch& scratch,
+void solve(const Problem& problem, SolverType solver, int iterations, int relax_sweeps, SolverScratch& scratch,
            Solution& solution);
 
 }  // namespace graspsim::spook

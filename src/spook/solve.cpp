@@ -355,12 +355,38 @@ void split(const Problem& p, SolverScratch& s, int outer, VecX& lambda, Solution
   pgs_sweeps(p, ops, SweepRows::FrictionOnly, 1, lambda, v, pgs_rows(s));
 }
 
-void run(const Problem& p, SolverScratch& s, SolverType solver, int iterations, VecX& lambda, Solution& sol) {
+// The relax pass (solve's relax_sweeps): the contact normals' rows swapped for rigid ones
+// aimed at relax_target (bias, D and compliance), swept, and swapped back.
+void relax(const Problem& p, SolverScratch& s, int sweeps, VecX& lambda, Solution& sol) {
+  Operators& ops = s.ops;
+  sol.v_position = sol.v;
+  s.relax_compliance = p.compliance;
+  s.relax_saved.resize(3 * static_cast<Eigen::Index>(p.contacts.size()));
+  for (size_t c = 0; c < p.contacts.size(); ++c) {
+    const int i = p.contacts[c].normal;
+    s.relax_saved.segment<3>(3 * static_cast<Eigen::Index>(c)) << ops.bias[i], ops.D[i], ops.inv_D[i];
+    ops.bias[i] += p.target[i] - p.relax_target[i];
+    const double jw = ops.D[i] - p.compliance[i];
+    ops.D[i] = jw;
+    ops.inv_D[i] = jw > 1e-12 * (jw + p.compliance[i]) ? 1.0 / jw : 0.0;  // (no dof: skipped)
+    s.relax_compliance[i] = 0.0;
+  }
+  pgs_sweeps(p, ops, SweepRows::All, sweeps, lambda, sol.v, pgs_rows(s), &s.relax_compliance);
+  for (size_t c = 0; c < p.contacts.size(); ++c) {
+    const int i = p.contacts[c].normal;
+    const auto saved = s.relax_saved.segment<3>(3 * static_cast<Eigen::Index>(c));
+    ops.bias[i] = saved[0], ops.D[i] = saved[1], ops.inv_D[i] = saved[2];
+  }
+}
+
+void run(const Problem& p, SolverScratch& s, SolverType solver, int iterations, int relax_sweeps, VecX& lambda,
+         Solution& sol) {
   const Operators& ops = s.ops;
   switch (solver) {
     case SolverType::Iterative:
       velocity_of(p, ops, lambda, sol.v);
       pgs_sweeps(p, ops, SweepRows::All, iterations, lambda, sol.v, pgs_rows(s));
+      if (relax_sweeps > 0) relax(p, s, relax_sweeps, lambda, sol);
       sol.iterations = iterations;
       break;
     case SolverType::Direct:
@@ -421,9 +447,14 @@ void choose_island_solvers(const Problem& p, SolverScratch& s, SolverType fallba
 
 }  // namespace
 
-void solve(const Problem& p, SolverType solver, int iterations, SolverScratch& s, Solution& sol) {
+void solve(const Problem& p, SolverType solver, int iterations, int relax_sweeps, SolverScratch& s,
+           Solution& sol) {
   validate(p, s.validate_rows);
   if (iterations < 1) require(false, "spook::solve", "iterations must be at least 1");
+  if (relax_sweeps < 0) require(false, "spook::solve", "relax_sweeps must be at least 0");
+  if (relax_sweeps > 0 && p.relax_target.size() != p.nrows())
+    require(false, "spook::solve", "relax_sweeps needs relax_target, one entry per row");
+  sol.v_position.resize(0);
   const std::optional<SolverType> common = common_solver(p, solver);
   make_operators(p, s.ops, common != SolverType::Iterative);  // PGS needs no islands
   const Operators& ops = s.ops;
@@ -438,7 +469,7 @@ void solve(const Problem& p, SolverType solver, int iterations, SolverScratch& s
   s.per_island = !common.has_value();
   if (!s.per_island) {
     sol.solver = *common;
-    run(p, s, *common, iterations, lambda, sol);
+    run(p, s, *common, iterations, relax_sweeps, lambda, sol);
   } else {
     sol.solver.reset();
     choose_island_solvers(p, s, solver);
@@ -452,7 +483,7 @@ void solve(const Problem& p, SolverType solver, int iterations, SolverScratch& s
       if (s.running_rows.empty()) continue;
       std::sort(s.running_rows.begin(), s.running_rows.end());  // PGS visits rows in order
       const int iterations_before = sol.iterations;
-      run(p, s, t, iterations, lambda, sol);
+      run(p, s, t, iterations, relax_sweeps, lambda, sol);
       sol.iterations = std::max(iterations_before, sol.iterations);
     }
   }
@@ -462,10 +493,10 @@ void solve(const Problem& p, SolverType solver, int iterations, SolverScratch& s
   sol.residual = complementarity_residual(p, ops, lambda, sol.v, s.w);
 }
 
-Solution solve(const Problem& p, SolverType solver, int iterations) {
+Solution solve(const Problem& p, SolverType solver, int iterations, int relax_sweeps) {
   SolverScratch scratch;
   Solution sol;
-  solve(p, solver, iterations, scratch, sol);
+  solve(p, solver, iterations, relax_sweeps, scratch, sol);
   return sol;
 }
 

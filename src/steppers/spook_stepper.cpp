@@ -27,6 +27,7 @@ struct ContactRowsInfo {
   int contact = -1;                  // index into Problem::contacts
   int first_direction = 0, ndirections = 0;  // friction directions in SpookScratch::directions
   double mu = 0.0;
+  double relax_target = 0.0;         // the normal's target in the relax pass (Problem::relax_target)
   const ContactSlot* memory = nullptr;  // into State::contacts (unchanged until the step ends)
 };
 
@@ -577,7 +578,13 @@ void add_contact_rows(const Model& model, State& s, const Workspace& ws, SpookSc
       // A speculative contact (still apart by g > 0) may close its gap in this step but not
       // cross it; SPOOK's spring-damper target applies once the solids touch.
       double target = p.depth < 0.0 ? p.depth / h : spook::spook_target(params, h, -p.depth, jv);
-      if (cm.restitution > 0.0 && jv < -kRestitutionSpeed) target = std::max(target, -cm.restitution * jv);
+      // The relax pass keeps no velocity from undoing penetration: touching solids aim at 0
+      // (or their bounce), a speculative contact still at closing its gap.
+      info.relax_target = p.depth < 0.0 ? target : 0.0;
+      if (cm.restitution > 0.0 && jv < -kRestitutionSpeed) {
+        target = std::max(target, -cm.restitution * jv);
+        info.relax_target = std::max(info.relax_target, -cm.restitution * jv);
+      }
       rows.target[nrow] = target;
       rows.compliance[nrow] = params.sigma;
 
@@ -750,7 +757,7 @@ void fill_rows(std::vector<Eigen::Triplet<double>>& triplets, int rows, int cols
   J.finalize();
 }
 
-void assemble(const Model& model, State& s, const Input& in, const Workspace& ws, SpookScratch& sc) {
+void assemble(const Model& model, State& s, const Input& in, const Workspace& ws, bool relax, SpookScratch& sc) {
   spook::Problem& P = sc.problem;
   sc.ncontacts = 0;  // P.contacts keeps its elements (and their row lists' storage)
   sc.contact_rows.clear();
@@ -785,6 +792,12 @@ void assemble(const Model& model, State& s, const Input& in, const Workspace& ws
       P.lo[r] = -cr.mu * ln;
       P.hi[r] = cr.mu * ln;
     }
+  }
+
+  P.relax_target.resize(0);
+  if (relax) {
+    P.relax_target = P.target;
+    for (const ContactRowsInfo& info : sc.contact_rows) P.relax_target[P.contacts[info.contact].normal] = info.relax_target;
   }
 
   // Warm start from the remembered impulses of persistent contacts.
@@ -914,6 +927,7 @@ void validate_spook(const Model& model, const SpookOptions& o) {
     if (!ok) require(false, where, what);
   };
   check(o.iterations > 0, "options", "iterations must be positive");
+  check(o.relax_sweeps >= 0, "options", "relax_sweeps must be >= 0");
   const SleepOptions& z = o.sleep;
   check(std::isfinite(z.time) && z.time >= 0.0, "options: sleep", "time must be >= 0 (s)");
   check(std::isfinite(z.linear) && z.linear >= 0.0, "options: sleep", "linear must be >= 0 (m/s)");
@@ -971,8 +985,8 @@ void step_spook(const Model& model, State& s, const Input& in, const Formulation
   mark_sleeping(model, s, sc, f.spook.sleep);
   free_motion(model, s, in, ws, sc);
 
-  assemble(model, s, in, ws, sc);
-  spook::solve(sc.problem, f.spook.solver, f.spook.iterations, sc.solver, sc.solution);
+  assemble(model, s, in, ws, f.spook.relax_sweeps > 0, sc);
+  spook::solve(sc.problem, f.spook.solver, f.spook.iterations, f.spook.relax_sweeps, sc.solver, sc.solution);
   const spook::Solution& sol = sc.solution;
 
   const size_t awake_contacts = collect_results(model, s, ws, sc, sol, result);
@@ -984,7 +998,7 @@ void step_spook(const Model& model, State& s, const Input& in, const Formulation
     result->solver = sol.solver ? to_string(*sol.solver) : "per_island";
     result->asleep_bodies = static_cast<int>(std::count(sc.asleep.begin(), sc.asleep.end(), 1));
   }
-  integrate_q(model, s.q, sol.v, h);
+  integrate_q(model, s.q, sol.v_position.size() ? sol.v_position : sol.v, h);
   s.v = sol.v;
   if (sleep) {
     // (contact_sets is rebuilt next step: its sleeping sets move to the cache, no copy)

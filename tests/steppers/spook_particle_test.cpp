@@ -148,5 +148,27 @@ TEST(SpookParticle, DirectRejectsConeFriction) {
   }
 }
 
+// A particle 1 mm deep at rest: SPOOK's target pushes it out at −(4γ/h) g. With a relax pass
+// that velocity moves the position (v_position, the sweeps' v⁺ bit for bit) but v⁺ itself
+// comes back to the rigid solution v_z = 0, λ_n = m g h (the row is diagonal: exact).
+TEST(SpookParticle, RelaxSweepsKeepTheStabilisedVelocityForPositionsOnly) {
+  const Particle part;
+  Problem p = part.problem({0.0, 0.0}, FrictionTreatment::Cone);
+  p.target[0] = spook_target(part.normal_params(), part.h, -1e-3, 0.0);
+  p.relax_target = p.target;
+  p.relax_target[0] = 0.0;
+  const Solution plain = solve(p, SolverType::Iterative, 16);
+  const Solution relaxed = solve(p, SolverType::Iterative, 16, 4);
+  EXPECT_EQ(plain.v_position.size(), 0);
+  ASSERT_EQ(relaxed.v_position.size(), 3);
+  EXPECT_GT(plain.v[2], 1e-3 * 4 * part.normal_params().gamma / part.h * 0.5);  // pushed out
+  for (int d = 0; d < 3; ++d) EXPECT_EQ(relaxed.v_position[d], plain.v[d]);
+  EXPECT_NEAR(relaxed.v[2], 0.0, 1e-15);
+  EXPECT_NEAR(relaxed.lambda[0], part.m * part.g * part.h, kRel * part.m * part.g * part.h);
+
+  p.relax_target.resize(0);
+  EXPECT_THROW(solve(p, SolverType::Iterative, 16, 4), std::exception);
+}
+
 }  // namespace
 }  // namespace graspsim::spook
