@@ -100,7 +100,8 @@ struct Solution {
   // After a relax pass: the stabilised v⁺ before it, which moves the positions (v, relaxed,
   // is the next step's velocity). Empty without one.
   VecX v_position;
-  double residual = 0.0;       // complementarity_residual(problem, lambda), m/s
+  double residual = 0.0;       // complementarity_residual(problem, lambda), m/s (after a relax
+                               // pass: of the relaxed λ against the stabilised rows)
   int iterations = 0;          // PGS sweeps, Split outer iterations run (it stops early at a
                                // fixed point), or Lemke pivots (Direct)
   int pivots = 0;              // total Lemke pivots (Direct, Split, DirectIterative)
