@@ -383,6 +383,7 @@ constexpr int kPushWarmup = 100;      // 0.1 s of pushing
 constexpr int kPushReset = 4000;      // restore the warm state before the 5 s push ends
 constexpr int kHoldWarmup = 100;
 constexpr int kHoldReset = 9000;     // restore the warm state before the 10 s hold ends
+constexpr int kShadowWarmup = 4000;  // shadow_sphere at 1 ms: the ball lifted and held
 
 void report_hold_slip() {
   std::printf("Two-finger hold: the object's drop over the 10 s hold (dt = 1 ms)\n");
@@ -445,6 +446,16 @@ void register_all() {
   add<MuJoCo>("hold/mujoco", [] { auto mj = mj_hold(); mj->warm_up(kHoldWarmup); return mj; },
               [](benchmark::State& st, MuJoCo& mj) { run_mujoco(st, mj, kHoldReset); });
 #endif
+  // One step of the Shadow Hand holding its ball (scenes/robots, t = 4 s: lifted and held),
+  // from the same state every time: a fixed workload for the hand's step under Iterative
+  // (bench_robots times whole episodes, whose trajectories move with every rounding change).
+  add_graspsim("shadow_hold/graspsim/iterative",
+               [] {
+                 return load_scene(std::string(GRASPSIM_SOURCE_DIR) + "/scenes/robots/shadow_sphere.yaml",
+                                   {"options.solver=iterative", "options.sleep=false"})
+                     .model;
+               },
+               kShadowWarmup, 1);
   for (int boxes : {100, 1000}) {
     const std::string n = std::to_string(boxes);
     for (const char* solver : kSolvers) {

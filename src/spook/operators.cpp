@@ -256,7 +256,9 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
         e += nv;
       } else {
         std::fill(j, j + nv, 0.0);
+        const int first = e;
         for (; e < row.size && row.col[e] < vb + nv; ++e) j[row.col[e] - vb] = row.val[e];
+        if (e == first + 1) ops.runs.back().single = row.col[first] - vb;
       }
       double* y = ops.wd.data() + used;  // W's run, written in place
       double xy = 0.0;

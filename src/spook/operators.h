@@ -25,6 +25,9 @@ struct Run {
   int v_begin = 0;
   int nv = 0;
   int offset = 0;
+  // The run's only entry (dof 0 … nv − 1) when J has one on this tree, else −1: servo and
+  // joint-friction rows on a 24-dof hand then cost one product, not 24 (same bits: the rest are 0).
+  int single = -1;
 };
 
 struct Operators {
@@ -80,7 +83,9 @@ inline double row_dot(const Operators& ops, int i, const double* x) {
     const Run& r = ops.runs[k];
     const double* j = ops.jd.data() + r.offset;
     const double* y = x + r.v_begin;
-    if (r.nv == 6) {
+    if (r.single >= 0) {
+      jx += j[r.single] * y[r.single];
+    } else if (r.nv == 6) {
       jx += Eigen::Map<const Vec6>(j).dot(Eigen::Map<const Vec6>(y));
     } else {
       for (int d = 0; d < r.nv; ++d) jx += j[d] * y[d];
