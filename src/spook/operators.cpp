@@ -226,6 +226,7 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
   // in the row are one run of them. Storage is kept from the previous step.
   ops.row_run_begin.resize(static_cast<size_t>(n) + 1);
   ops.runs.clear();
+  ops.run_nz.clear();
   // jd and wd keep their size between steps and grow only when a run would not fit (a
   // contact or joint row touches at most two trees: sized for that up front).
   const size_t expected = static_cast<size_t>(n) * 2 * static_cast<size_t>(max_nv);
@@ -258,7 +259,12 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
         std::fill(j, j + nv, 0.0);
         const int first = e;
         for (; e < row.size && row.col[e] < vb + nv; ++e) j[row.col[e] - vb] = row.val[e];
-        if (e == first + 1) ops.runs.back().single = row.col[first] - vb;
+        if (e - first == 1 || nv != 6) {  // (a 6-dof run is dotted in packets: sparse only when single)
+          Run& run = ops.runs.back();
+          run.nz_begin = static_cast<int>(ops.run_nz.size());
+          run.nz = e - first;
+          for (int k = first; k < e; ++k) ops.run_nz.push_back(row.col[k] - vb);
+        }
       }
       double* y = ops.wd.data() + used;  // W's run, written in place
       double xy = 0.0;

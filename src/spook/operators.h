@@ -25,9 +25,12 @@ struct Run {
   int v_begin = 0;
   int nv = 0;
   int offset = 0;
-  // The run's only entry (dof 0 … nv − 1) when J has one on this tree, else −1: servo and
-  // joint-friction rows on a 24-dof hand then cost one product, not 24 (same bits: the rest are 0).
-  int single = -1;
+  // When J's run is sparse: its entries' dofs (0 … nv − 1, ascending) at Operators::run_nz +
+  // nz_begin, and their count; nz = −1 to dot the run dense. A servo or joint-friction row on
+  // the 24-dof hand is then one product and a fingertip contact ~7, not 24; the same bits as
+  // the dense loop, whose other terms are zeros (a 6-dof run stays dense, but for one entry).
+  int nz_begin = 0;
+  int nz = -1;
 };
 
 struct Operators {
@@ -55,6 +58,7 @@ struct Operators {
   // Row i's runs, in tree (hence column) order: runs[row_run_begin[i] .. row_run_begin[i + 1]).
   std::vector<int> row_run_begin;
   std::vector<Run> runs;
+  std::vector<int> run_nz;    // the entries' dofs of sparse runs (Run::nz_begin)
   std::vector<double> jd, wd;
   // Islands: connected components of rows (two rows are coupled when they touch a common
   // tree or belong to the same contact). Island k's rows, ascending, are
@@ -83,8 +87,9 @@ inline double row_dot(const Operators& ops, int i, const double* x) {
     const Run& r = ops.runs[k];
     const double* j = ops.jd.data() + r.offset;
     const double* y = x + r.v_begin;
-    if (r.single >= 0) {
-      jx += j[r.single] * y[r.single];
+    if (r.nz >= 0) {
+      const int* dof = ops.run_nz.data() + r.nz_begin;
+      for (int k = 0; k < r.nz; ++k) jx += j[dof[k]] * y[dof[k]];
     } else if (r.nv == 6) {
       jx += Eigen::Map<const Vec6>(j).dot(Eigen::Map<const Vec6>(y));
     } else {
