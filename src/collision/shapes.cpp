@@ -192,6 +192,26 @@ int coplanar_patch(const Mesh& mesh, const MeshClimbIndex& c, int seed, const Co
   return size;
 }
 
+// The same set from the vertices passing `on_plane` (every vertex of a coplanar face is on
+// the plane), for meshes that are not their own hull: one pass over the vertices and the faces
+// at those on the plane, instead of every face.
+template <class OnPlane, class Coplanar>
+int plane_patch(const Mesh& mesh, const MeshClimbIndex& c, const OnPlane& on_plane, const Coplanar& coplanar,
+                std::array<int, 2 * kMaxPolygon>& patch) {
+  int size = 0;
+  for (int v = 0; v < static_cast<int>(mesh.vertices.size()); ++v) {
+    if (!on_plane(v)) continue;
+    for (int k = c.face_start[static_cast<size_t>(v)]; k < c.face_start[static_cast<size_t>(v) + 1]; ++k) {
+      const int f = c.faces[static_cast<size_t>(k)];
+      if (std::find(patch.begin(), patch.begin() + size, f) != patch.begin() + size || !coplanar(f)) continue;
+      if (size == static_cast<int>(patch.size())) return -1;
+      patch[static_cast<size_t>(size++)] = f;
+    }
+  }
+  std::sort(patch.begin(), patch.begin() + size);
+  return size;
+}
+
 void hull_feature(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
   const Mesh& mesh = *s.mesh;
   const Vec3 nl = s.R.transpose() * n;
@@ -243,13 +263,16 @@ void hull_feature(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
   std::array<int, kMaxPolygon> ids;
   int count = 0;
   std::uint32_t face_id = static_cast<std::uint32_t>(best);
+  auto on_plane = [&](int v) { return std::abs(best_n.dot(mesh.vertices[v]) - offset) < 1e-9 * (1.0 + std::abs(offset)); };
   auto coplanar = [&](int f) {
     bool on = true;
-    for (int v : mesh.faces[f]) on = on && std::abs(best_n.dot(mesh.vertices[v]) - offset) < 1e-9 * (1.0 + std::abs(offset));
+    for (int v : mesh.faces[f]) on = on && on_plane(v);
     return on;
   };
   std::array<int, 2 * kMaxPolygon> patch;
-  const int patch_size = mesh.climb && mesh.climb->own_hull ? coplanar_patch(mesh, *mesh.climb, best, coplanar, patch) : -1;
+  int patch_size = -1;  // (−1: every face is a candidate)
+  if (const MeshClimbIndex* c = mesh.climb.get())
+    patch_size = c->own_hull ? coplanar_patch(mesh, *c, best, coplanar, patch) : plane_patch(mesh, *c, on_plane, coplanar, patch);
   const int candidates = patch_size >= 0 ? patch_size : nfaces;
   for (int k = 0; k < candidates; ++k) {
     const int f = patch_size >= 0 ? patch[static_cast<size_t>(k)] : k;
