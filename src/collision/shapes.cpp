@@ -172,22 +172,31 @@ void capsule_feature(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
   axis_feature(s, a, c, hl, r * n, {0, 1, 2}, out);
 }
 
+using Patch = std::array<int, 2 * kMaxPolygon>;
+
+// Adds the faces at vertex v that pass `coplanar` and are not in patch[0, size) yet; false
+// when the patch is full.
+template <class Coplanar>
+bool add_faces_at(const MeshClimbIndex& c, int v, const Coplanar& coplanar, Patch& patch, int& size) {
+  for (int k = c.face_start[static_cast<size_t>(v)]; k < c.face_start[static_cast<size_t>(v) + 1]; ++k) {
+    const int f = c.faces[static_cast<size_t>(k)];
+    if (std::find(patch.begin(), patch.begin() + size, f) != patch.begin() + size || !coplanar(f)) continue;
+    if (size == static_cast<int>(patch.size())) return false;
+    patch[static_cast<size_t>(size++)] = f;
+  }
+  return true;
+}
+
 // The faces reached from face `seed` through shared vertices and passing `coplanar`, in
 // index order (as a scan over all faces meets them), into `patch`; −1 if there are more
 // than it holds.
 template <class Coplanar>
-int coplanar_patch(const Mesh& mesh, const MeshClimbIndex& c, int seed, const Coplanar& coplanar,
-                   std::array<int, 2 * kMaxPolygon>& patch) {
+int coplanar_patch(const Mesh& mesh, const MeshClimbIndex& c, int seed, const Coplanar& coplanar, Patch& patch) {
   int size = 1;
   patch[0] = seed;
   for (int i = 0; i < size; ++i)
     for (int v : mesh.faces[static_cast<size_t>(patch[static_cast<size_t>(i)])])
-      for (int k = c.face_start[static_cast<size_t>(v)]; k < c.face_start[static_cast<size_t>(v) + 1]; ++k) {
-        const int f = c.faces[static_cast<size_t>(k)];
-        if (std::find(patch.begin(), patch.begin() + size, f) != patch.begin() + size || !coplanar(f)) continue;
-        if (size == static_cast<int>(patch.size())) return -1;
-        patch[static_cast<size_t>(size++)] = f;
-      }
+      if (!add_faces_at(c, v, coplanar, patch, size)) return -1;
   std::sort(patch.begin(), patch.begin() + size);
   return size;
 }
@@ -197,17 +206,10 @@ int coplanar_patch(const Mesh& mesh, const MeshClimbIndex& c, int seed, const Co
 // at those on the plane, instead of every face.
 template <class OnPlane, class Coplanar>
 int plane_patch(const Mesh& mesh, const MeshClimbIndex& c, const OnPlane& on_plane, const Coplanar& coplanar,
-                std::array<int, 2 * kMaxPolygon>& patch) {
+                Patch& patch) {
   int size = 0;
-  for (int v = 0; v < static_cast<int>(mesh.vertices.size()); ++v) {
-    if (!on_plane(v)) continue;
-    for (int k = c.face_start[static_cast<size_t>(v)]; k < c.face_start[static_cast<size_t>(v) + 1]; ++k) {
-      const int f = c.faces[static_cast<size_t>(k)];
-      if (std::find(patch.begin(), patch.begin() + size, f) != patch.begin() + size || !coplanar(f)) continue;
-      if (size == static_cast<int>(patch.size())) return -1;
-      patch[static_cast<size_t>(size++)] = f;
-    }
-  }
+  for (int v = 0; v < static_cast<int>(mesh.vertices.size()); ++v)
+    if (on_plane(v) && !add_faces_at(c, v, coplanar, patch, size)) return -1;
   std::sort(patch.begin(), patch.begin() + size);
   return size;
 }
@@ -269,7 +271,7 @@ void hull_feature(const ConvexShape& s, const Vec3& n, SupportFeature& out) {
     for (int v : mesh.faces[f]) on = on && on_plane(v);
     return on;
   };
-  std::array<int, 2 * kMaxPolygon> patch;
+  Patch patch;
   int patch_size = -1;  // (−1: every face is a candidate)
   if (const MeshClimbIndex* c = mesh.climb.get())
     patch_size = c->own_hull ? coplanar_patch(mesh, *c, best, coplanar, patch) : plane_patch(mesh, *c, on_plane, coplanar, patch);
