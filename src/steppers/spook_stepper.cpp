@@ -794,10 +794,11 @@ void assemble(const Model& model, State& s, const Input& in, const Workspace& ws
     }
   }
 
-  P.relax_target.resize(0);
-  if (relax) {
+  if (relax) {  // (assigned over last step's storage: no allocation while the size holds)
     P.relax_target = P.target;
     for (const ContactRowsInfo& info : sc.contact_rows) P.relax_target[P.contacts[info.contact].normal] = info.relax_target;
+  } else {
+    P.relax_target.resize(0);
   }
 
   // Warm start from the remembered impulses of persistent contacts.
