@@ -214,85 +214,102 @@ Operators::FreeContact free_contact(const Operators& ops, const ContactRows& c) 
 
 }  // namespace
 
-void make_operators(const Problem& p, Operators& ops, bool with_islands) {
-  fill_tree_of(p, ops.tree_of);
+namespace {
+
+// What the layout depends on, flattened: the trees' dof ranges, J's sparsity pattern (J is
+// compressed: the stepper and Eigen's setFromTriplets build it so), the contacts' rows and
+// whether islands are wanted. Equal keys give equal runs, islands and contact maps.
+void layout_key(const Problem& p, bool with_islands, std::vector<int>& key) {
+  key.clear();
+  key.push_back(p.nv);
+  key.push_back(with_islands);
+  key.push_back(static_cast<int>(p.trees.size()));
+  for (const Tree& t : p.trees) key.push_back(t.v_begin), key.push_back(t.nv);
   const int n = p.nrows();
-  ops.D = p.compliance;
-  ops.bias = -p.target;
-  int max_nv = 0;
-  for (const Tree& t : p.trees) max_nv = std::max(max_nv, t.nv);
-  small_inverses(p, ops);
-  // A row's columns ascend and each tree owns a contiguous dof range, so a tree's entries
-  // in the row are one run of them. Storage is kept from the previous step.
-  ops.row_run_begin.resize(static_cast<size_t>(n) + 1);
-  ops.runs.clear();
-  ops.run_nz.clear();
-  // jd and wd keep their size between steps and grow only when a run would not fit (a
-  // contact or joint row touches at most two trees: sized for that up front).
-  const size_t expected = static_cast<size_t>(n) * 2 * static_cast<size_t>(max_nv);
-  if (ops.jd.size() < expected) ops.jd.resize(expected), ops.wd.resize(expected);
-  size_t used = 0;
+  key.push_back(n);
+  key.push_back(p.J.isCompressed());
   for (int i = 0; i < n; ++i) {
-    ops.row_run_begin[i] = static_cast<int>(ops.runs.size());
     const RowSpan row = row_span(p.J, i);
-    for (int e = 0; e < row.size;) {
-      const int t = ops.tree_of[row.col[e]];
-      if (t < 0) {  // a dof of no tree: its velocity is v_free whatever λ
-        ops.bias[i] += row.val[e] * p.v_free[row.col[e]];
-        ++e;
-        continue;
-      }
-      const Tree& tree = p.trees[t];
-      const int vb = tree.v_begin, nv = tree.nv;
+    key.push_back(row.size);
+    key.insert(key.end(), row.col, row.col + row.size);
+  }
+  key.push_back(static_cast<int>(p.contacts.size()));
+  for (const ContactRows& c : p.contacts) {
+    key.push_back(c.normal);
+    key.push_back(static_cast<int>(c.friction.size()));
+    key.insert(key.end(), c.friction.begin(), c.friction.end());
+    key.push_back(c.torsion);
+  }
+}
+
+// Row i's runs: J's entries on each tree copied dense into jd (zeros where the row has none),
+// W = M⁻¹Jᵀ into wd, and D_i and bias_i. With `layout` the runs are appended to ops.runs
+// (their storage in jd / wd allocated from `used`); otherwise they are the last call's, in
+// the same order, and only their values are written.
+void fill_row(const Problem& p, Operators& ops, int i, bool layout, size_t& used) {
+  const RowSpan row = row_span(p.J, i);
+  int k = ops.row_run_begin[i];
+  for (int e = 0; e < row.size;) {
+    const int t = ops.tree_of[row.col[e]];
+    if (t < 0) {  // a dof of no tree: its velocity is v_free whatever λ
+      ops.bias[i] += row.val[e] * p.v_free[row.col[e]];
+      ++e;
+      continue;
+    }
+    const Tree& tree = p.trees[t];
+    const int vb = tree.v_begin, nv = tree.nv;
+    if (layout) {
       if (used + static_cast<size_t>(nv) > ops.jd.size()) {
         ops.jd.resize(2 * (used + static_cast<size_t>(nv)));
         ops.wd.resize(ops.jd.size());
       }
       ops.runs.push_back({t, vb, nv, static_cast<int>(used)});
-      // J's run, dense: a copy when the row has all the tree's dofs (columns ascend and are
-      // unique, so then they are exactly vb .. vb + nv − 1), else scattered over zeros.
-      double* j = ops.jd.data() + used;
-      if (e + nv <= row.size && row.col[e] == vb && row.col[e + nv - 1] == vb + nv - 1) {
-        std::copy(row.val + e, row.val + e + nv, j);
-        e += nv;
-      } else {
-        std::fill(j, j + nv, 0.0);
-        const int first = e;
-        for (; e < row.size && row.col[e] < vb + nv; ++e) j[row.col[e] - vb] = row.val[e];
-        if (e - first == 1 || nv != 6) {  // (a 6-dof run is dotted in packets: sparse only when single)
-          Run& run = ops.runs.back();
-          run.nz_begin = static_cast<int>(ops.run_nz.size());
-          run.nz = e - first;
-          for (int k = first; k < e; ++k) ops.run_nz.push_back(row.col[k] - vb);
-        }
+      used += static_cast<size_t>(nv);
+    }
+    Run& run = ops.runs[k++];
+    // J's run, dense: a copy when the row has all the tree's dofs (columns ascend and are
+    // unique, so then they are exactly vb .. vb + nv − 1), else scattered over zeros.
+    double* j = ops.jd.data() + run.offset;
+    if (e + nv <= row.size && row.col[e] == vb && row.col[e + nv - 1] == vb + nv - 1) {
+      std::copy(row.val + e, row.val + e + nv, j);
+      e += nv;
+    } else {
+      std::fill(j, j + nv, 0.0);
+      const int first = e;
+      for (; e < row.size && row.col[e] < vb + nv; ++e) j[row.col[e] - vb] = row.val[e];
+      if (layout && (e - first == 1 || nv != 6)) {  // (a 6-dof run is dotted in packets: sparse only when single)
+        run.nz_begin = static_cast<int>(ops.run_nz.size());
+        run.nz = e - first;
+        for (int c = first; c < e; ++c) ops.run_nz.push_back(row.col[c] - vb);
       }
-      double* y = ops.wd.data() + used;  // W's run, written in place
-      double xy = 0.0;
-      if (ops.minv_offset[t] >= 0) {
-        const double* Mi = ops.minv.data() + ops.minv_offset[t];
-        if (nv == 6) {  // free bodies and sliders: sizes known to the compiler
-          xy = minv_times<6>(Mi, j, y);
-        } else if (nv == 1) {
-          xy = minv_times<1>(Mi, j, y);
-        } else {
-          Eigen::Map<const VecX> jm(j, nv);
-          Eigen::Map<VecX> ym(y, nv);
-          ym.noalias() = Eigen::Map<const MatX>(Mi, nv, nv) * jm;
-          xy = jm.dot(ym);
-        }
+    }
+    double* y = ops.wd.data() + run.offset;  // W's run, written in place
+    double xy = 0.0;
+    if (ops.minv_offset[t] >= 0) {
+      const double* Mi = ops.minv.data() + ops.minv_offset[t];
+      if (nv == 6) {  // free bodies and sliders: sizes known to the compiler
+        xy = minv_times<6>(Mi, j, y);
+      } else if (nv == 1) {
+        xy = minv_times<1>(Mi, j, y);
       } else {
         Eigen::Map<const VecX> jm(j, nv);
         Eigen::Map<VecX> ym(y, nv);
-        ym = tree.M_llt.solve(jm);
+        ym.noalias() = Eigen::Map<const MatX>(Mi, nv, nv) * jm;
         xy = jm.dot(ym);
       }
-      ops.D[i] += xy;
-      used += static_cast<size_t>(nv);
+    } else {
+      Eigen::Map<const VecX> jm(j, nv);
+      Eigen::Map<VecX> ym(y, nv);
+      ym = tree.M_llt.solve(jm);
+      xy = jm.dot(ym);
     }
+    ops.D[i] += xy;
   }
-  ops.row_run_begin[n] = static_cast<int>(ops.runs.size());
-  ops.inv_D.resize(n);
-  for (int i = 0; i < n; ++i) ops.inv_D[i] = ops.D[i] > 0.0 ? 1.0 / ops.D[i] : 0.0;
+}
+
+// The contact maps, the sweep order, the free-body contacts and the islands: structure only.
+void layout_contacts(const Problem& p, Operators& ops, bool with_islands) {
+  const int n = p.nrows();
   ops.contact_of_row.assign(n, -1);
   for (int c = 0; c < static_cast<int>(p.contacts.size()); ++c) {
     ops.contact_of_row[p.contacts[c].normal] = c;
@@ -312,6 +329,43 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
   } else {
     ops.island_rows.clear();
     ops.island_begin.assign(1, 0);
+  }
+}
+
+}  // namespace
+
+void make_operators(const Problem& p, Operators& ops, bool with_islands) {
+  const int n = p.nrows();
+  layout_key(p, with_islands, ops.key_scratch);
+  ops.layout_kept = ops.key_scratch == ops.layout_key;
+  if (!ops.layout_kept) std::swap(ops.key_scratch, ops.layout_key);
+  ops.D = p.compliance;
+  ops.bias = -p.target;
+  small_inverses(p, ops);
+  size_t used = 0;
+  if (!ops.layout_kept) {
+    fill_tree_of(p, ops.tree_of);
+    int max_nv = 0;
+    for (const Tree& t : p.trees) max_nv = std::max(max_nv, t.nv);
+    // A row's columns ascend and each tree owns a contiguous dof range, so a tree's entries
+    // in the row are one run of them. Storage is kept from the previous step: jd and wd
+    // grow only when a run would not fit (a contact or joint row touches at most two
+    // trees: sized for that up front).
+    ops.row_run_begin.resize(static_cast<size_t>(n) + 1);
+    ops.runs.clear();
+    ops.run_nz.clear();
+    const size_t expected = static_cast<size_t>(n) * 2 * static_cast<size_t>(max_nv);
+    if (ops.jd.size() < expected) ops.jd.resize(expected), ops.wd.resize(expected);
+  }
+  for (int i = 0; i < n; ++i) {
+    if (!ops.layout_kept) ops.row_run_begin[i] = static_cast<int>(ops.runs.size());
+    fill_row(p, ops, i, !ops.layout_kept, used);
+  }
+  ops.inv_D.resize(n);
+  for (int i = 0; i < n; ++i) ops.inv_D[i] = ops.D[i] > 0.0 ? 1.0 / ops.D[i] : 0.0;
+  if (!ops.layout_kept) {
+    ops.row_run_begin[n] = static_cast<int>(ops.runs.size());
+    layout_contacts(p, ops, with_islands);
   }
 }
 

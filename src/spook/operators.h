@@ -75,6 +75,13 @@ struct Operators {
   // none) and offset: a tree whose factor is unchanged bitwise keeps its inverse.
   std::vector<double> minv_key;
   std::vector<int> minv_key_nv, minv_key_offset;
+  // The persistent layout: runs, run_nz, row_run_begin, tree_of, contact_of_row,
+  // sweep_items, free_contacts and the islands depend only on the problem's structure (the
+  // trees, J's sparsity pattern, the contacts' rows), summed up in layout_key. While a
+  // step's key equals the last one's (the contacts keep their slots and points), they are
+  // kept and only the values (jd, wd, D, inv_D, bias, the inverse mass blocks) are written.
+  std::vector<int> layout_key, key_scratch;
+  bool layout_kept = false;   // the last make_operators kept the layout
   // Scratch of make_operators and dense_delassus.
   std::vector<int> parent, first_row_of_tree, island_of_root, touched, tree_rows, tree_first;
   std::vector<double> jt, wt;  // a tree's block of J and W over an island's rows
@@ -117,7 +124,7 @@ inline void apply_impulse(const Operators& ops, int i, double delta, double* v) 
 }
 
 // Fills ops (runs, D, bias, contact_of_row, tree_of, and the islands when with_islands), reusing
-// its storage.
+// its storage, and its layout when the structure is the last call's (Operators::layout_key).
 void make_operators(const Problem& problem, Operators& ops, bool with_islands = true);
 Operators make_operators(const Problem& problem);
 

@@ -31,6 +31,16 @@ struct ContactRowsInfo {
   const ContactSlot* memory = nullptr;  // into State::contacts (unchanged until the step ends)
 };
 
+// Where each Jacobian triplet's value went in J's value array and whether it began its
+// entry's sum, for the (row, col) sequence `keys` of the step that built J (fill_rows).
+struct JacobianLayout {
+  std::vector<std::pair<int, int>> keys;
+  std::vector<int> slot;
+  std::vector<char> first;
+  std::vector<int> order;  // scratch: a row's triplets by column
+  int rows = -1, cols = -1;
+};
+
 // Scratch of the SPOOK stepper (collision results, the assembled problem), private to it.
 struct SpookScratch {
   Broadphase broadphase;
@@ -39,6 +49,7 @@ struct SpookScratch {
   std::vector<ContactRowsInfo> contact_rows;
   std::vector<Vec3> directions;      // friction directions (world) of every contact, in row order
   std::vector<Eigen::Triplet<double>> triplets;
+  JacobianLayout jacobian_layout;    // J's pattern of the last step, kept while it recurs
   // Point Jacobian of a contact point on each body: (dof, velocity of the point per unit
   // dof velocity), dofs ascending.
   PointChain chain_a, chain_b;
@@ -732,29 +743,61 @@ void add_servo_rows(const Model& model, const State& s, const Input& in, SpookSc
   }
 }
 
+// Whether this step's triplets have last step's (row, col) sequence.
+bool same_pattern(const std::vector<Eigen::Triplet<double>>& triplets, int rows, int cols,
+                  const JacobianLayout& layout) {
+  if (rows != layout.rows || cols != layout.cols || triplets.size() != layout.keys.size()) return false;
+  for (size_t k = 0; k < triplets.size(); ++k)
+    if (triplets[k].row() != layout.keys[k].first || triplets[k].col() != layout.keys[k].second) return false;
+  return true;
+}
+
 // J from its triplets, which the builders append row by row (rows ascending): each row's
 // entries are sorted by column (stably) and duplicates summed in the order they were
-// added, as setFromTriplets would, but written straight into J's kept storage.
-void fill_rows(std::vector<Eigen::Triplet<double>>& triplets, int rows, int cols,
-               Eigen::SparseMatrix<double, Eigen::RowMajor>& J) {
+// added, as setFromTriplets would, but written straight into J's kept storage. When the
+// pattern is last step's, the values are written in place through the layout: the same
+// sums in the same order, so the same bits, with no sort.
+void fill_rows(const std::vector<Eigen::Triplet<double>>& triplets, int rows, int cols,
+               Eigen::SparseMatrix<double, Eigen::RowMajor>& J, JacobianLayout& layout) {
+  if (same_pattern(triplets, rows, cols, layout)) {
+    double* value = J.valuePtr();
+    for (size_t k = 0; k < triplets.size(); ++k) {
+      if (layout.first[k]) value[layout.slot[k]] = triplets[k].value();
+      else value[layout.slot[k]] += triplets[k].value();
+    }
+    return;
+  }
+  layout.rows = -1;  // (until it is complete)
+  layout.slot.resize(triplets.size());
+  layout.first.resize(triplets.size());
   J.resize(rows, cols);
+  std::vector<int>& order = layout.order;
   size_t t = 0;
+  int nnz = 0;
   for (int r = 0; r < rows; ++r) {
     J.startVec(r);
-    const size_t begin = t;
-    while (t < triplets.size() && triplets[t].row() == r) ++t;
-    for (size_t k = begin + 1; k < t; ++k)  // insertion sort: stable, in place, rows are short
-      for (size_t j = k; j > begin && triplets[j - 1].col() > triplets[j].col(); --j)
-        std::swap(triplets[j - 1], triplets[j]);
-    for (size_t k = begin; k < t;) {
-      const int col = triplets[k].col();
-      double value = triplets[k++].value();
-      while (k < t && triplets[k].col() == col) value += triplets[k++].value();
+    order.clear();
+    for (; t < triplets.size() && triplets[t].row() == r; ++t) order.push_back(static_cast<int>(t));
+    for (size_t k = 1; k < order.size(); ++k)  // insertion sort: stable, rows are short
+      for (size_t j = k; j > 0 && triplets[order[j - 1]].col() > triplets[order[j]].col(); --j)
+        std::swap(order[j - 1], order[j]);
+    for (size_t k = 0; k < order.size(); ++nnz) {
+      const int col = triplets[order[k]].col();
+      double value = 0.0;
+      for (bool first = true; k < order.size() && triplets[order[k]].col() == col; ++k, first = false) {
+        value = first ? triplets[order[k]].value() : value + triplets[order[k]].value();
+        layout.slot[order[k]] = nnz;
+        layout.first[order[k]] = first;
+      }
       J.insertBack(r, col) = value;
     }
   }
   if (t != triplets.size()) throw std::logic_error("spook assembly: Jacobian entries out of row order");
   J.finalize();
+  layout.keys.resize(triplets.size());
+  for (size_t k = 0; k < triplets.size(); ++k) layout.keys[k] = {triplets[k].row(), triplets[k].col()};
+  layout.rows = rows;
+  layout.cols = cols;
 }
 
 void assemble(const Model& model, State& s, const Input& in, const Workspace& ws, bool relax, SpookScratch& sc) {
@@ -776,7 +819,7 @@ void assemble(const Model& model, State& s, const Input& in, const Workspace& ws
   add_joint_friction_rows(model, sc.asleep, rows);
 
   const int n = rows.size();
-  fill_rows(sc.triplets, n, model.nv, P.J);
+  fill_rows(sc.triplets, n, model.nv, P.J, sc.jacobian_layout);
   auto to_vec = [](const std::vector<double>& x) { return Eigen::Map<const VecX>(x.data(), static_cast<Eigen::Index>(x.size())); };
   P.target = to_vec(rows.target);
   P.compliance = to_vec(rows.compliance);

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "core/error.h"
+#include "spook/operators.h"
 #include "spook_test_util.h"
 
 namespace graspsim::spook {
@@ -307,6 +308,82 @@ TEST(SpookRandom, WarmStartOffByOneContactIsRepairedWithoutLemke) {
     EXPECT_EQ(warm.pivots, 0) << "flip " << flip;
     EXPECT_LE((warm.lambda - cold.lambda).lpNorm<Eigen::Infinity>(), 1e-12) << "flip " << flip;
     EXPECT_LE(warm.residual, 1e-12);
+  }
+}
+
+}  // namespace
+}  // namespace graspsim::spook
+
+namespace graspsim::spook {
+namespace {
+
+using spook_test::RandomSpec;
+using spook_test::random_problem;
+
+void expect_same_operators(const Operators& a, const Operators& b, const std::string& what) {
+  EXPECT_EQ(a.D, b.D) << what;
+  EXPECT_EQ(a.inv_D, b.inv_D) << what;
+  EXPECT_EQ(a.bias, b.bias) << what;
+  EXPECT_EQ(a.row_run_begin, b.row_run_begin) << what;
+  EXPECT_EQ(a.contact_of_row, b.contact_of_row) << what;
+  EXPECT_EQ(a.sweep_items, b.sweep_items) << what;
+  EXPECT_EQ(a.island_rows, b.island_rows) << what;
+  EXPECT_EQ(a.island_begin, b.island_begin) << what;
+  EXPECT_EQ(a.run_nz, b.run_nz) << what;
+  ASSERT_EQ(a.runs.size(), b.runs.size()) << what;
+  for (size_t k = 0; k < a.runs.size(); ++k) {
+    const Run &x = a.runs[k], &y = b.runs[k];
+    EXPECT_EQ(x.tree, y.tree);
+    EXPECT_EQ(x.nz, y.nz);
+    for (int d = 0; d < x.nv; ++d) {
+      EXPECT_EQ(a.jd[x.offset + d], b.jd[y.offset + d]) << what << ", run " << k;
+      EXPECT_EQ(a.wd[x.offset + d], b.wd[y.offset + d]) << what << ", run " << k;
+    }
+  }
+}
+
+// New values on the same structure (J's entries, targets, compliance, v_free, masses) keep
+// the operators' layout and give what operators built from scratch give, bit for bit; a new
+// structure (another problem, or one row's pattern changed) is laid out anew.
+TEST(SpookOperators, TheLayoutIsKeptWhileTheStructureRecursAndOnlyValuesChange) {
+  RandomSpec spec;
+  spec.trees = 5;
+  spec.contacts = 6;
+  spec.mixed_treatments = true;
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    const Problem p = random_problem(seed, spec);
+    Problem q = random_problem(1000 + seed, spec);  // values from elsewhere...
+    Problem same = p;                               // ...on p's structure
+    for (int i = 0; i < same.J.nonZeros(); ++i) same.J.valuePtr()[i] *= 1.0 + 0.1 * std::sin(i + seed);
+    same.target = p.target.reverse();
+    same.compliance = 2.0 * p.compliance;
+    same.v_free = -p.v_free;
+    for (Tree& t : same.trees) t.M_llt.compute(2.0 * t.M_llt.reconstructedMatrix());
+    Operators ops;
+    make_operators(p, ops);
+    EXPECT_FALSE(ops.layout_kept);
+    make_operators(same, ops);
+    EXPECT_TRUE(ops.layout_kept) << "seed " << seed;
+    expect_same_operators(ops, make_operators(same), "same structure, seed " + std::to_string(seed));
+    make_operators(q, ops);
+    EXPECT_FALSE(ops.layout_kept);
+    expect_same_operators(ops, make_operators(q), "another problem, seed " + std::to_string(seed));
+    make_operators(p, ops, false);  // islands not wanted: another layout
+    EXPECT_FALSE(ops.layout_kept);
+    Problem moved = p;  // one entry of row 0 on another column: same sizes, new pattern
+    std::vector<Eigen::Triplet<double>> t;
+    for (int i = 0; i < moved.J.outerSize(); ++i)
+      for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(moved.J, i); it; ++it)
+        t.emplace_back(i, it.col(), it.value());
+    const int col = t[0].col() == 0 ? moved.nv - 1 : 0;
+    if (std::none_of(t.begin(), t.end(), [&](const auto& e) { return e.row() == 0 && e.col() == col; })) {
+      t[0] = Eigen::Triplet<double>(0, col, t[0].value());
+      moved.J.setFromTriplets(t.begin(), t.end());
+      make_operators(p, ops);
+      make_operators(moved, ops);
+      EXPECT_FALSE(ops.layout_kept) << "seed " << seed;
+      expect_same_operators(ops, make_operators(moved), "moved entry, seed " + std::to_string(seed));
+    }
   }
 }
 
