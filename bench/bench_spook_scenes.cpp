@@ -77,7 +77,7 @@ std::vector<PileBox> pile_layout(int boxes) {
 }
 
 std::shared_ptr<const Model> graspsim_pile(int boxes, const std::string& solver, bool sleep = false,
-                                           int relax_sweeps = 0) {
+                                           int relax_sweeps = 0, int threads = 1) {
   ModelBuilder mb;
   GeomDef ground;
   ground.name = "ground";
@@ -102,6 +102,7 @@ std::shared_ptr<const Model> graspsim_pile(int boxes, const std::string& solver,
   o.dt = 2e-3;
   o.spook.sleep.enabled = sleep;  // off against the peers (Bullet's is disabled, MuJoCo 2.2 has none)
   o.spook.relax_sweeps = relax_sweeps;
+  o.spook.threads = threads;
   o.spook.solver = solver == "direct"        ? SolverType::Direct
                    : solver == "iterative"   ? SolverType::Iterative
                    : solver == "split"       ? SolverType::Split
@@ -466,6 +467,10 @@ void register_all() {
     // Iterative with a relax pass of 16 sweeps (options.relax_sweeps): what it costs.
     add_graspsim("pile" + n + "/graspsim/iterative_relax16",
                  [boxes] { return graspsim_pile(boxes, "iterative", false, 16); }, kPileWarmup, 0);
+    // Iterative with its sweeps on both cores (options.threads: the same bits as on one).
+    // Read its Time column (wall time): CPU is the main thread's only.
+    add_graspsim("pile" + n + "/graspsim/iterative_2threads",
+                 [boxes] { return graspsim_pile(boxes, "iterative", false, 0, 2); }, kPileWarmup, 0);
     // The same pile with sleeping on, timed once it has settled and fallen asleep (3 s). With
     // Split: under Iterative (16 sweeps) the columns never come to rest (bench/README.md).
     add_graspsim("pile" + n + "/graspsim/split_sleeping",

@@ -287,6 +287,7 @@ nlohmann::json run_header(const Scene& scene, const std::optional<Formulation>& 
                   {"solver", to_string(f.spook.solver)},
                   {"iterations", f.spook.iterations},
                   {"relax_sweeps", f.spook.relax_sweeps},
+                  {"threads", f.spook.threads},
                   {"seed", o.seed},
                   {"gravity", {o.gravity.x(), o.gravity.y(), o.gravity.z()}}};
   if (f.stepper == StepperType::Quasistatic) j["options"]["scheme"] = to_string(f.quasistatic.scheme);

@@ -339,6 +339,9 @@ struct SpookOptions {
   // their stabilisation; positions move with the stabilised velocities, the relaxed ones
   // are kept (spook::solve). 0: none.
   int relax_sweeps = 0;
+  // Threads for the Iterative sweeps of a large problem (spook::solve; the same bits
+  // whatever the count). 1: the caller's thread only.
+  int threads = 1;
   SleepOptions sleep;
   bool operator==(const SpookOptions&) const = default;
 };

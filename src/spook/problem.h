@@ -107,6 +107,7 @@ struct Solution {
   int pivots = 0;              // total Lemke pivots (Direct, Split, DirectIterative)
   int direct_failures = 0;     // islands whose pivoting failed (then PGS took over)
   std::optional<SolverType> solver;  // the solver that ran, or none when it was per island
+  int threads = 1;             // threads the Iterative sweeps ran on (solve's `threads`)
 };
 
 // Solves the problem with `solver`, or per island when contacts ask for different ones
@@ -116,7 +117,11 @@ struct Solution {
 // keeps v⁺ and that many more sweeps take the normals to relax_target rigidly, so that the
 // velocity a stabilisation term adds to undo penetration moves the positions but is not
 // kept (Box2D v3's relax iterations; Bullet's split impulse in spirit).
-Solution solve(const Problem& problem, SolverType solver, int iterations, int relax_sweeps = 0);
+// threads > 1: an Iterative solve of at least kParallelMinRows rows sweeps its islands on
+// that many threads (islands share no dof, so each thread runs all the sweeps of its own
+// islands and the result is the same bits as on one).
+constexpr int kParallelMinRows = 512;
+Solution solve(const Problem& problem, SolverType solver, int iterations, int relax_sweeps = 0, int threads = 1);
 
 // Checks sizes, index ranges and bounds; throws std::invalid_argument naming the field.
 void validate(const Problem& problem);

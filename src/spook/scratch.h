@@ -3,7 +3,10 @@
 // every buffer is resized only when the problem grows, so a steady-state step (the same
 // islands as the last one) allocates nothing in the solver.
 
+#include <memory>
 #include <vector>
+
+#include "core/parallel.h"
 
 #include "solvers/mlcp.h"
 #include "spook/operators.h"
@@ -37,10 +40,15 @@ struct SolverScratch {
   std::vector<SolverType> island_solver;
   SolverType running = SolverType::Split;
   std::vector<int> running_rows;
+  // Parallel sweeps (solve's threads): the pool, made on first use, and each thread's rows
+  // (whole islands, each ascending).
+  std::unique_ptr<WorkerPool> pool;
+  std::vector<std::vector<int>> thread_rows;
 };
 
-// solve() (problem.h) into `solution`, with storage from `scratch`.
+// solve() (problem.h) into `solution`, with storage from `scratch`, on up to `threads`
+// threads.
 void solve(const Problem& problem, SolverType solver, int iterations, int relax_sweeps, SolverScratch& scratch,
-           Solution& solution);
+           Solution& solution, int threads = 1);
 
 }  // namespace graspsim::spook

@@ -355,6 +355,39 @@ void split(const Problem& p, SolverScratch& s, int outer, VecX& lambda, Solution
   pgs_sweeps(p, ops, SweepRows::FrictionOnly, 1, lambda, v, pgs_rows(s));
 }
 
+// The islands in contiguous groups of about equal rows, one per thread (fewer threads when
+// there are fewer islands). None when the sweeps run on one thread.
+void partition_islands(const Problem& p, SolverScratch& s, int threads) {
+  for (std::vector<int>& rows : s.thread_rows) rows.clear();
+  const Operators& ops = s.ops;
+  if (threads < 2 || p.nrows() < kParallelMinRows || ops.nislands() < 2) return;
+  s.thread_rows.resize(static_cast<size_t>(std::min(threads, ops.nislands())));
+  const size_t groups = s.thread_rows.size();
+  size_t t = 0, placed = 0;
+  for (int k = 0; k < ops.nislands(); ++k) {
+    s.thread_rows[t].insert(s.thread_rows[t].end(), island_begin(ops, k), island_begin(ops, k) + island_size(ops, k));
+    placed += static_cast<size_t>(island_size(ops, k));
+    if (t + 1 < groups && placed * groups >= (t + 1) * static_cast<size_t>(p.nrows())) ++t;
+  }
+}
+
+// PGS sweeps over all rows (or the running solver's), on the threads of the partition when
+// there is one: each thread sweeps its own islands, which share no dof with the others'.
+void sweep_all(const Problem& p, SolverScratch& s, int sweeps, VecX& lambda, VecX& v, Solution& sol,
+               const VecX* compliance = nullptr) {
+  const size_t groups = s.thread_rows.size();
+  if (groups < 2 || s.thread_rows[1].empty()) {
+    pgs_sweeps(p, s.ops, SweepRows::All, sweeps, lambda, v, pgs_rows(s), compliance);
+    return;
+  }
+  if (!s.pool || s.pool->size() != groups) s.pool = std::make_unique<WorkerPool>(static_cast<unsigned>(groups));
+  s.pool->run([&](unsigned k) {
+    if (!s.thread_rows[k].empty())
+      pgs_sweeps(p, s.ops, SweepRows::All, sweeps, lambda, v, &s.thread_rows[k], compliance);
+  });
+  sol.threads = static_cast<int>(groups);
+}
+
 // The relax pass (solve's relax_sweeps): the contact normals' rows swapped for rigid ones
 // aimed at relax_target (bias, D and compliance), swept, and swapped back.
 void relax(const Problem& p, SolverScratch& s, int sweeps, VecX& lambda, Solution& sol) {
@@ -371,7 +404,7 @@ void relax(const Problem& p, SolverScratch& s, int sweeps, VecX& lambda, Solutio
     ops.inv_D[i] = jw > 1e-12 * (jw + p.compliance[i]) ? 1.0 / jw : 0.0;  // (no dof: skipped)
     s.relax_compliance[i] = 0.0;
   }
-  pgs_sweeps(p, ops, SweepRows::All, sweeps, lambda, sol.v, pgs_rows(s), &s.relax_compliance);
+  sweep_all(p, s, sweeps, lambda, sol.v, sol, &s.relax_compliance);
   for (size_t c = 0; c < p.contacts.size(); ++c) {
     const int i = p.contacts[c].normal;
     const auto saved = s.relax_saved.segment<3>(3 * static_cast<Eigen::Index>(c));
@@ -385,7 +418,7 @@ void run(const Problem& p, SolverScratch& s, SolverType solver, int iterations, 
   switch (solver) {
     case SolverType::Iterative:
       velocity_of(p, ops, lambda, sol.v);
-      pgs_sweeps(p, ops, SweepRows::All, iterations, lambda, sol.v, pgs_rows(s));
+      sweep_all(p, s, iterations, lambda, sol.v, sol);
       if (relax_sweeps > 0) relax(p, s, relax_sweeps, lambda, sol);
       sol.iterations = iterations;
       break;
@@ -448,15 +481,20 @@ void choose_island_solvers(const Problem& p, SolverScratch& s, SolverType fallba
 }  // namespace
 
 void solve(const Problem& p, SolverType solver, int iterations, int relax_sweeps, SolverScratch& s,
-           Solution& sol) {
+           Solution& sol, int threads) {
   validate(p, s.validate_rows);
   if (iterations < 1) require(false, "spook::solve", "iterations must be at least 1");
   if (relax_sweeps < 0) require(false, "spook::solve", "relax_sweeps must be at least 0");
   if (relax_sweeps > 0 && p.relax_target.size() != p.nrows())
     require(false, "spook::solve", "relax_sweeps needs relax_target, one entry per row");
+  if (threads < 1) require(false, "spook::solve", "threads must be at least 1");
   sol.v_position.resize(0);
+  sol.threads = 1;
   const std::optional<SolverType> common = common_solver(p, solver);
-  make_operators(p, s.ops, common != SolverType::Iterative);  // PGS needs no islands
+  // PGS needs no islands, but for its threads.
+  const bool parallel = common == SolverType::Iterative && threads > 1 && p.nrows() >= kParallelMinRows;
+  make_operators(p, s.ops, common != SolverType::Iterative || parallel);
+  partition_islands(p, s, parallel ? threads : 1);
   const Operators& ops = s.ops;
   s.local.assign(p.nrows(), -1);
   s.contact_local.assign(p.contacts.size(), -1);
@@ -493,10 +531,10 @@ void solve(const Problem& p, SolverType solver, int iterations, int relax_sweeps
   sol.residual = complementarity_residual(p, ops, lambda, sol.v, s.w);
 }
 
-Solution solve(const Problem& p, SolverType solver, int iterations, int relax_sweeps) {
+Solution solve(const Problem& p, SolverType solver, int iterations, int relax_sweeps, int threads) {
   SolverScratch scratch;
   Solution sol;
-  solve(p, solver, iterations, relax_sweeps, scratch, sol);
+  solve(p, solver, iterations, relax_sweeps, scratch, sol, threads);
   return sol;
 }
 

@@ -972,6 +972,7 @@ void validate_spook(const Model& model, const SpookOptions& o) {
   };
   check(o.iterations > 0, "options", "iterations must be positive");
   check(o.relax_sweeps >= 0, "options", "relax_sweeps must be >= 0");
+  check(o.threads >= 1 && o.threads <= 256, "options", "threads must be between 1 and 256");
   const SleepOptions& z = o.sleep;
   check(std::isfinite(z.time) && z.time >= 0.0, "options: sleep", "time must be >= 0 (s)");
   check(std::isfinite(z.linear) && z.linear >= 0.0, "options: sleep", "linear must be >= 0 (m/s)");
@@ -1030,7 +1031,8 @@ void step_spook(const Model& model, State& s, const Input& in, const Formulation
   free_motion(model, s, in, ws, sc);
 
   assemble(model, s, in, ws, f.spook.relax_sweeps > 0, sc);
-  spook::solve(sc.problem, f.spook.solver, f.spook.iterations, f.spook.relax_sweeps, sc.solver, sc.solution);
+  spook::solve(sc.problem, f.spook.solver, f.spook.iterations, f.spook.relax_sweeps, sc.solver, sc.solution,
+               f.spook.threads);
   const spook::Solution& sol = sc.solution;
 
   const size_t awake_contacts = collect_results(model, s, ws, sc, sol, result);
@@ -1041,6 +1043,7 @@ void step_spook(const Model& model, State& s, const Input& in, const Formulation
     // The solver that ran, or "per_island" when contact materials chose different ones.
     result->solver = sol.solver ? to_string(*sol.solver) : "per_island";
     result->asleep_bodies = static_cast<int>(std::count(sc.asleep.begin(), sc.asleep.end(), 1));
+    result->solver_threads = sol.threads;
   }
   integrate_q(model, s.q, sol.v_position.size() ? sol.v_position : sol.v, h);
   s.v = sol.v;

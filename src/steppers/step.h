@@ -109,6 +109,7 @@ struct StepResult {
   int solver_iterations = 0;       // iterations (or pivots) of the contact solve
   std::string solver;              // the solver that ran
   int asleep_bodies = 0;           // SPOOK: bodies asleep this step (SleepOptions), kept still
+  int solver_threads = 1;          // SPOOK: threads its Iterative sweeps ran on (options.threads)
   QuasistaticStepInfo quasistatic; // quasistatic stepper only
   PenaltyStepInfo penalty;         // penalty stepper only
 };

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "spook/operators.h"
+#include "spook/scratch.h"
 #include "spook_test_util.h"
 
 namespace graspsim::spook {
@@ -385,6 +386,45 @@ TEST(SpookOperators, TheLayoutIsKeptWhileTheStructureRecursAndOnlyValuesChange) 
       expect_same_operators(ops, make_operators(moved), "moved entry, seed " + std::to_string(seed));
     }
   }
+}
+
+// Iterative sweeps on several threads: each thread sweeps whole islands, which share no dof,
+// so λ and v⁺ are the same bits as on one thread, with and without a relax pass; a problem
+// under kParallelMinRows rows stays on one.
+TEST(SpookParallel, SweepsOnThreadsGiveTheBitsOfOneThread) {
+  RandomSpec spec;
+  spec.trees = 3;
+  spec.contacts = 5;
+  spec.treatment = FrictionTreatment::Cone;
+  Problem p = random_problem(1, spec);
+  for (std::uint64_t seed = 2; p.nrows() < kParallelMinRows + 20; ++seed) p = spook_test::concat(p, random_problem(seed, spec));
+  p.relax_target = 0.5 * p.target;
+  for (int relax : {0, 4}) {
+    const Solution one = solve(p, SolverType::Iterative, 16, relax, 1);
+    EXPECT_EQ(one.threads, 1);
+    for (int threads : {2, 3, 8}) {
+      const Solution many = solve(p, SolverType::Iterative, 16, relax, threads);
+      EXPECT_EQ(many.threads, threads) << "relax " << relax;
+      EXPECT_EQ(many.lambda, one.lambda) << threads << " threads, relax " << relax;
+      EXPECT_EQ(many.v, one.v) << threads << " threads, relax " << relax;
+      if (relax > 0) {
+        EXPECT_EQ(many.v_position, one.v_position) << threads << " threads";
+      }
+      EXPECT_EQ(many.residual, one.residual);
+    }
+  }
+  // Kept scratch, step after step (the pool's threads reused), and a small problem.
+  SolverScratch scratch;
+  Solution sol;
+  for (int k = 0; k < 3; ++k) {
+    solve(p, SolverType::Iterative, 16, 0, scratch, sol, 2);
+    EXPECT_EQ(sol.threads, 2);
+    EXPECT_EQ(sol.lambda, solve(p, SolverType::Iterative, 16, 0, 1).lambda);
+  }
+  const Problem small = random_problem(1, spec);
+  solve(small, SolverType::Iterative, 16, 0, scratch, sol, 2);
+  EXPECT_EQ(sol.threads, 1);
+  EXPECT_THROW(solve(small, SolverType::Iterative, 16, 0, 0), std::exception);
 }
 
 }  // namespace
