@@ -77,6 +77,7 @@ class StepResult:
     solver_residual: float
     solver_iterations: int
     asleep_bodies: int
+    solver_threads: int
     wall_time_s: float
 
 class Model:

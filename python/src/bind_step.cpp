@@ -235,6 +235,7 @@ void bind_step(py::module_& mod) {
       .def_readonly("solver_residual", &StepResult::solver_residual)
       .def_readonly("solver_iterations", &StepResult::solver_iterations)
       .def_readonly("asleep_bodies", &StepResult::asleep_bodies)
+      .def_readonly("solver_threads", &StepResult::solver_threads)
       .def_readonly("wall_time_s", &StepResult::wall_time_s);
 
   mod.def("step", &py_step, py::arg("model"), py::arg("state"), py::arg("input") = nullptr, py::arg("steps") = 1,

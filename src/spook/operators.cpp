@@ -216,32 +216,6 @@ Operators::FreeContact free_contact(const Operators& ops, const ContactRows& c) 
 
 namespace {
 
-// What the layout depends on, flattened: the trees' dof ranges, J's sparsity pattern (J is
-// compressed: the stepper and Eigen's setFromTriplets build it so), the contacts' rows and
-// whether islands are wanted. Equal keys give equal runs, islands and contact maps.
-void layout_key(const Problem& p, bool with_islands, std::vector<int>& key) {
-  key.clear();
-  key.push_back(p.nv);
-  key.push_back(with_islands);
-  key.push_back(static_cast<int>(p.trees.size()));
-  for (const Tree& t : p.trees) key.push_back(t.v_begin), key.push_back(t.nv);
-  const int n = p.nrows();
-  key.push_back(n);
-  key.push_back(p.J.isCompressed());
-  for (int i = 0; i < n; ++i) {
-    const RowSpan row = row_span(p.J, i);
-    key.push_back(row.size);
-    key.insert(key.end(), row.col, row.col + row.size);
-  }
-  key.push_back(static_cast<int>(p.contacts.size()));
-  for (const ContactRows& c : p.contacts) {
-    key.push_back(c.normal);
-    key.push_back(static_cast<int>(c.friction.size()));
-    key.insert(key.end(), c.friction.begin(), c.friction.end());
-    key.push_back(c.torsion);
-  }
-}
-
 // Row i's runs: J's entries on each tree copied dense into jd (zeros where the row has none),
 // W = M⁻¹Jᵀ into wd, and D_i and bias_i. With `layout` the runs are appended to ops.runs
 // (their storage in jd / wd allocated from `used`); otherwise they are the last call's, in
@@ -336,9 +310,12 @@ void layout_contacts(const Problem& p, Operators& ops, bool with_islands) {
 
 void make_operators(const Problem& p, Operators& ops, bool with_islands) {
   const int n = p.nrows();
-  layout_key(p, with_islands, ops.key_scratch);
-  ops.layout_kept = ops.key_scratch == ops.layout_key;
-  if (!ops.layout_kept) std::swap(ops.key_scratch, ops.layout_key);
+  // (the sizes too: a cheap guard against a stamp reused by mistake)
+  ops.layout_kept = p.structure != 0 && p.structure == ops.layout_structure &&
+                    with_islands == ops.layout_with_islands && ops.row_run_begin.size() == static_cast<size_t>(n) + 1 &&
+                    ops.tree_of.size() == static_cast<size_t>(p.nv) && ops.free_contacts.size() == p.contacts.size();
+  ops.layout_structure = p.structure;
+  ops.layout_with_islands = with_islands;
   ops.D = p.compliance;
   ops.bias = -p.target;
   small_inverses(p, ops);

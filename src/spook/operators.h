@@ -76,11 +76,12 @@ struct Operators {
   std::vector<double> minv_key;
   std::vector<int> minv_key_nv, minv_key_offset;
   // The persistent layout: runs, run_nz, row_run_begin, tree_of, contact_of_row,
-  // sweep_items, free_contacts and the islands depend only on the problem's structure (the
-  // trees, J's sparsity pattern, the contacts' rows), summed up in layout_key. While a
-  // step's key equals the last one's (the contacts keep their slots and points), they are
-  // kept and only the values (jd, wd, D, inv_D, bias, the inverse mass blocks) are written.
-  std::vector<int> layout_key, key_scratch;
+  // sweep_items, free_contacts and the islands depend only on the problem's structure.
+  // While a problem's nonzero Problem::structure stamp (and with_islands) is the last
+  // call's, they are kept and only the values (jd, wd, D, inv_D, bias, the inverse mass
+  // blocks) are written.
+  std::uint64_t layout_structure = 0;
+  bool layout_with_islands = false;
   bool layout_kept = false;   // the last make_operators kept the layout
   // Scratch of make_operators and dense_delassus.
   std::vector<int> parent, first_row_of_tree, island_of_root, touched, tree_rows, tree_first;
@@ -124,7 +125,7 @@ inline void apply_impulse(const Operators& ops, int i, double delta, double* v) 
 }
 
 // Fills ops (runs, D, bias, contact_of_row, tree_of, and the islands when with_islands), reusing
-// its storage, and its layout when the structure is the last call's (Operators::layout_key).
+// its storage, and its layout when the structure is the last call's (Problem::structure).
 void make_operators(const Problem& problem, Operators& ops, bool with_islands = true);
 Operators make_operators(const Problem& problem);
 

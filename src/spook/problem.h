@@ -18,6 +18,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/SparseCore>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -90,6 +91,13 @@ struct Problem {
   // Relax pass (solve's relax_sweeps): each contact normal's target with its stabilisation
   // left out (0 for touching solids), reached rigidly (no compliance). (nrows) or empty.
   VecX relax_target;
+
+  // Structure stamp, for a producer that builds a problem every step: nonzero only when the
+  // trees' dof ranges, J's sparsity pattern and the contacts' rows are exactly those of the
+  // last problem it stamped with the same value (the stepper: while the contacts keep their
+  // slots and points). solve() then keeps its layout (runs, islands, contact maps) and
+  // writes only values; 0 (unknown) lays it out anew.
+  std::uint64_t structure = 0;
 
   int nrows() const { return static_cast<int>(J.rows()); }
 };

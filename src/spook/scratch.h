@@ -34,6 +34,7 @@ struct SolverScratch {
   VecX friction_only, v_friction, v_fixed, w, lambda_prev, v_prev, dv;
   VecX relax_compliance;           // the problem's compliance, 0 on contact normals (relax pass)
   VecX relax_saved;                // each normal's bias, D and 1/D during the relax pass
+  VecX v_position_storage;         // Solution::v_position's storage while no relax pass runs
   // Per-island solvers (when some contact asks for its own): the solver of each island,
   // the one running now, and the rows of its islands (for PGS).
   bool per_island = false;

@@ -392,6 +392,7 @@ void sweep_all(const Problem& p, SolverScratch& s, int sweeps, VecX& lambda, Vec
 // aimed at relax_target (bias, D and compliance), swept, and swapped back.
 void relax(const Problem& p, SolverScratch& s, int sweeps, VecX& lambda, Solution& sol) {
   Operators& ops = s.ops;
+  sol.v_position.swap(s.v_position_storage);  // (last relaxed step's storage: no allocation)
   sol.v_position = sol.v;
   s.relax_compliance = p.compliance;
   s.relax_saved.resize(3 * static_cast<Eigen::Index>(p.contacts.size()));
@@ -488,7 +489,7 @@ void solve(const Problem& p, SolverType solver, int iterations, int relax_sweeps
   if (relax_sweeps > 0 && p.relax_target.size() != p.nrows())
     require(false, "spook::solve", "relax_sweeps needs relax_target, one entry per row");
   if (threads < 1) require(false, "spook::solve", "threads must be at least 1");
-  sol.v_position.resize(0);
+  if (sol.v_position.size() > 0) sol.v_position.swap(s.v_position_storage);  // empty unless relax runs
   sol.threads = 1;
   const std::optional<SolverType> common = common_solver(p, solver);
   // PGS needs no islands, but for its threads.

@@ -37,6 +37,7 @@ struct JacobianLayout {
   std::vector<std::pair<int, int>> keys;
   std::vector<int> slot;
   std::vector<char> first;
+  bool has_slots = false;  // slot and first hold for keys (recorded once the pattern recurs)
   std::vector<int> order;  // scratch: a row's triplets by column
   int rows = -1, cols = -1;
 };
@@ -50,6 +51,8 @@ struct SpookScratch {
   std::vector<Vec3> directions;      // friction directions (world) of every contact, in row order
   std::vector<Eigen::Triplet<double>> triplets;
   JacobianLayout jacobian_layout;    // J's pattern of the last step, kept while it recurs
+  std::vector<int> structure_last, structure_scratch;  // structure_key of the last step, and scratch
+  std::uint64_t structure_stamps = 0;  // Problem::structure stamps handed out
   // Point Jacobian of a contact point on each body: (dof, velocity of the point per unit
   // dof velocity), dofs ascending.
   PointChain chain_a, chain_b;
@@ -754,20 +757,32 @@ bool same_pattern(const std::vector<Eigen::Triplet<double>>& triplets, int rows,
 
 // J from its triplets, which the builders append row by row (rows ascending): each row's
 // entries are sorted by column (stably) and duplicates summed in the order they were
-// added, as setFromTriplets would, but written straight into J's kept storage. When the
-// pattern is last step's, the values are written in place through the layout: the same
-// sums in the same order, so the same bits, with no sort.
-void fill_rows(const std::vector<Eigen::Triplet<double>>& triplets, int rows, int cols,
-               Eigen::SparseMatrix<double, Eigen::RowMajor>& J, JacobianLayout& layout) {
-  if (same_pattern(triplets, rows, cols, layout)) {
-    double* value = J.valuePtr();
-    for (size_t k = 0; k < triplets.size(); ++k) {
-      if (layout.first[k]) value[layout.slot[k]] = triplets[k].value();
-      else value[layout.slot[k]] += triplets[k].value();
+// added, as setFromTriplets would, but written straight into J's kept storage.
+void build_rows(std::vector<Eigen::Triplet<double>>& triplets, int rows, int cols,
+                Eigen::SparseMatrix<double, Eigen::RowMajor>& J) {
+  J.resize(rows, cols);
+  size_t t = 0;
+  for (int r = 0; r < rows; ++r) {
+    J.startVec(r);
+    const size_t begin = t;
+    while (t < triplets.size() && triplets[t].row() == r) ++t;
+    for (size_t k = begin + 1; k < t; ++k)  // insertion sort: stable, in place, rows are short
+      for (size_t j = k; j > begin && triplets[j - 1].col() > triplets[j].col(); --j)
+        std::swap(triplets[j - 1], triplets[j]);
+    for (size_t k = begin; k < t;) {
+      const int col = triplets[k].col();
+      double value = triplets[k++].value();
+      while (k < t && triplets[k].col() == col) value += triplets[k++].value();
+      J.insertBack(r, col) = value;
     }
-    return;
   }
-  layout.rows = -1;  // (until it is complete)
+  if (t != triplets.size()) throw std::logic_error("spook assembly: Jacobian entries out of row order");
+  J.finalize();
+}
+
+// The same, recording where each triplet's value goes (layout.slot, layout.first).
+void build_rows_recorded(const std::vector<Eigen::Triplet<double>>& triplets, int rows, int cols,
+                         Eigen::SparseMatrix<double, Eigen::RowMajor>& J, JacobianLayout& layout) {
   layout.slot.resize(triplets.size());
   layout.first.resize(triplets.size());
   J.resize(rows, cols);
@@ -778,7 +793,7 @@ void fill_rows(const std::vector<Eigen::Triplet<double>>& triplets, int rows, in
     J.startVec(r);
     order.clear();
     for (; t < triplets.size() && triplets[t].row() == r; ++t) order.push_back(static_cast<int>(t));
-    for (size_t k = 1; k < order.size(); ++k)  // insertion sort: stable, rows are short
+    for (size_t k = 1; k < order.size(); ++k)  // (the same stable sort, of indices)
       for (size_t j = k; j > 0 && triplets[order[j - 1]].col() > triplets[order[j]].col(); --j)
         std::swap(order[j - 1], order[j]);
     for (size_t k = 0; k < order.size(); ++nnz) {
@@ -792,12 +807,49 @@ void fill_rows(const std::vector<Eigen::Triplet<double>>& triplets, int rows, in
       J.insertBack(r, col) = value;
     }
   }
-  if (t != triplets.size()) throw std::logic_error("spook assembly: Jacobian entries out of row order");
   J.finalize();
+  layout.has_slots = true;
+}
+
+// J from this step's triplets; returns whether its pattern is last step's. A pattern that
+// recurs (the contacts kept their slots and points) is recorded once, then the values are
+// written in place through the record: the same sums in the same order, so the same bits,
+// with no sort. While the pattern keeps changing (an unsettled pile), J is built as it
+// always was and only the triplets' (row, col) are kept, to see it recur.
+bool fill_rows(std::vector<Eigen::Triplet<double>>& triplets, int rows, int cols,
+               Eigen::SparseMatrix<double, Eigen::RowMajor>& J, JacobianLayout& layout) {
+  if (same_pattern(triplets, rows, cols, layout)) {
+    if (!layout.has_slots) {
+      build_rows_recorded(triplets, rows, cols, J, layout);
+      return true;
+    }
+    double* value = J.valuePtr();
+    for (size_t k = 0; k < triplets.size(); ++k) {
+      if (layout.first[k]) value[layout.slot[k]] = triplets[k].value();
+      else value[layout.slot[k]] += triplets[k].value();
+    }
+    return true;
+  }
+  layout.has_slots = false;
   layout.keys.resize(triplets.size());
   for (size_t k = 0; k < triplets.size(); ++k) layout.keys[k] = {triplets[k].row(), triplets[k].col()};
   layout.rows = rows;
   layout.cols = cols;
+  build_rows(triplets, rows, cols, J);
+  return false;
+}
+
+// The rest of the problem's structure that the solver's layout depends on: the trees' dof
+// ranges and the contacts' rows, flattened.
+void structure_key(const spook::Problem& P, std::vector<int>& key) {
+  key.clear();
+  for (const spook::Tree& t : P.trees) key.push_back(t.v_begin), key.push_back(t.nv);
+  for (const spook::ContactRows& c : P.contacts) {
+    key.push_back(c.normal);
+    key.push_back(static_cast<int>(c.friction.size()));
+    key.insert(key.end(), c.friction.begin(), c.friction.end());
+    key.push_back(c.torsion);
+  }
 }
 
 void assemble(const Model& model, State& s, const Input& in, const Workspace& ws, bool relax, SpookScratch& sc) {
@@ -819,7 +871,14 @@ void assemble(const Model& model, State& s, const Input& in, const Workspace& ws
   add_joint_friction_rows(model, sc.asleep, rows);
 
   const int n = rows.size();
-  fill_rows(sc.triplets, n, model.nv, P.J, sc.jacobian_layout);
+  const bool same_pattern = fill_rows(sc.triplets, n, model.nv, P.J, sc.jacobian_layout);
+  // The structure stamp (Problem::structure): kept while J's pattern, the trees and the
+  // contacts' rows are last step's, a new one otherwise.
+  structure_key(P, sc.structure_scratch);
+  if (!same_pattern || sc.structure_scratch != sc.structure_last || P.structure == 0) {
+    std::swap(sc.structure_scratch, sc.structure_last);
+    P.structure = ++sc.structure_stamps;
+  }
   auto to_vec = [](const std::vector<double>& x) { return Eigen::Map<const VecX>(x.data(), static_cast<Eigen::Index>(x.size())); };
   P.target = to_vec(rows.target);
   P.compliance = to_vec(rows.compliance);
