@@ -17,6 +17,7 @@
 #include "spook/parameters.h"
 #include "spook/problem.h"
 #include "spook/scratch.h"
+#include "steppers/jacobian_rows.h"
 
 namespace graspsim {
 
@@ -29,17 +30,6 @@ struct ContactRowsInfo {
   double mu = 0.0;
   double relax_target = 0.0;         // the normal's target in the relax pass (Problem::relax_target)
   const ContactSlot* memory = nullptr;  // into State::contacts (unchanged until the step ends)
-};
-
-// Where each Jacobian triplet's value went in J's value array and whether it began its
-// entry's sum, for the (row, col) sequence `keys` of the step that built J (fill_rows).
-struct JacobianLayout {
-  std::vector<std::pair<int, int>> keys;
-  std::vector<int> slot;
-  std::vector<char> first;
-  bool has_slots = false;  // slot and first hold for keys (recorded once the pattern recurs)
-  std::vector<int> order;  // scratch: a row's triplets by column
-  int rows = -1, cols = -1;
 };
 
 // Scratch of the SPOOK stepper (collision results, the assembled problem), private to it.
@@ -746,99 +736,6 @@ void add_servo_rows(const Model& model, const State& s, const Input& in, SpookSc
   }
 }
 
-// Whether this step's triplets have last step's (row, col) sequence.
-bool same_pattern(const std::vector<Eigen::Triplet<double>>& triplets, int rows, int cols,
-                  const JacobianLayout& layout) {
-  if (rows != layout.rows || cols != layout.cols || triplets.size() != layout.keys.size()) return false;
-  for (size_t k = 0; k < triplets.size(); ++k)
-    if (triplets[k].row() != layout.keys[k].first || triplets[k].col() != layout.keys[k].second) return false;
-  return true;
-}
-
-// J from its triplets, which the builders append row by row (rows ascending): each row's
-// entries are sorted by column (stably) and duplicates summed in the order they were
-// added, as setFromTriplets would, but written straight into J's kept storage.
-void build_rows(std::vector<Eigen::Triplet<double>>& triplets, int rows, int cols,
-                Eigen::SparseMatrix<double, Eigen::RowMajor>& J) {
-  J.resize(rows, cols);
-  size_t t = 0;
-  for (int r = 0; r < rows; ++r) {
-    J.startVec(r);
-    const size_t begin = t;
-    while (t < triplets.size() && triplets[t].row() == r) ++t;
-    for (size_t k = begin + 1; k < t; ++k)  // insertion sort: stable, in place, rows are short
-      for (size_t j = k; j > begin && triplets[j - 1].col() > triplets[j].col(); --j)
-        std::swap(triplets[j - 1], triplets[j]);
-    for (size_t k = begin; k < t;) {
-      const int col = triplets[k].col();
-      double value = triplets[k++].value();
-      while (k < t && triplets[k].col() == col) value += triplets[k++].value();
-      J.insertBack(r, col) = value;
-    }
-  }
-  if (t != triplets.size()) throw std::logic_error("spook assembly: Jacobian entries out of row order");
-  J.finalize();
-}
-
-// The same, recording where each triplet's value goes (layout.slot, layout.first).
-void build_rows_recorded(const std::vector<Eigen::Triplet<double>>& triplets, int rows, int cols,
-                         Eigen::SparseMatrix<double, Eigen::RowMajor>& J, JacobianLayout& layout) {
-  layout.slot.resize(triplets.size());
-  layout.first.resize(triplets.size());
-  J.resize(rows, cols);
-  std::vector<int>& order = layout.order;
-  size_t t = 0;
-  int nnz = 0;
-  for (int r = 0; r < rows; ++r) {
-    J.startVec(r);
-    order.clear();
-    for (; t < triplets.size() && triplets[t].row() == r; ++t) order.push_back(static_cast<int>(t));
-    for (size_t k = 1; k < order.size(); ++k)  // (the same stable sort, of indices)
-      for (size_t j = k; j > 0 && triplets[order[j - 1]].col() > triplets[order[j]].col(); --j)
-        std::swap(order[j - 1], order[j]);
-    for (size_t k = 0; k < order.size(); ++nnz) {
-      const int col = triplets[order[k]].col();
-      double value = 0.0;
-      for (bool first = true; k < order.size() && triplets[order[k]].col() == col; ++k, first = false) {
-        value = first ? triplets[order[k]].value() : value + triplets[order[k]].value();
-        layout.slot[order[k]] = nnz;
-        layout.first[order[k]] = first;
-      }
-      J.insertBack(r, col) = value;
-    }
-  }
-  J.finalize();
-  layout.has_slots = true;
-}
-
-// J from this step's triplets; returns whether its pattern is last step's. A pattern that
-// recurs (the contacts kept their slots and points) is recorded once, then the values are
-// written in place through the record: the same sums in the same order, so the same bits,
-// with no sort. While the pattern keeps changing (an unsettled pile), J is built as it
-// always was and only the triplets' (row, col) are kept, to see it recur.
-bool fill_rows(std::vector<Eigen::Triplet<double>>& triplets, int rows, int cols,
-               Eigen::SparseMatrix<double, Eigen::RowMajor>& J, JacobianLayout& layout) {
-  if (same_pattern(triplets, rows, cols, layout)) {
-    if (!layout.has_slots) {
-      build_rows_recorded(triplets, rows, cols, J, layout);
-      return true;
-    }
-    double* value = J.valuePtr();
-    for (size_t k = 0; k < triplets.size(); ++k) {
-      if (layout.first[k]) value[layout.slot[k]] = triplets[k].value();
-      else value[layout.slot[k]] += triplets[k].value();
-    }
-    return true;
-  }
-  layout.has_slots = false;
-  layout.keys.resize(triplets.size());
-  for (size_t k = 0; k < triplets.size(); ++k) layout.keys[k] = {triplets[k].row(), triplets[k].col()};
-  layout.rows = rows;
-  layout.cols = cols;
-  build_rows(triplets, rows, cols, J);
-  return false;
-}
-
 // The rest of the problem's structure that the solver's layout depends on: the trees' dof
 // ranges and the contacts' rows, flattened.
 void structure_key(const spook::Problem& P, std::vector<int>& key) {
@@ -871,11 +768,11 @@ void assemble(const Model& model, State& s, const Input& in, const Workspace& ws
   add_joint_friction_rows(model, sc.asleep, rows);
 
   const int n = rows.size();
-  const bool same_pattern = fill_rows(sc.triplets, n, model.nv, P.J, sc.jacobian_layout);
+  const bool pattern_kept = fill_rows(sc.triplets, n, model.nv, P.J, sc.jacobian_layout);
   // The structure stamp (Problem::structure): kept while J's pattern, the trees and the
   // contacts' rows are last step's, a new one otherwise.
   structure_key(P, sc.structure_scratch);
-  if (!same_pattern || sc.structure_scratch != sc.structure_last || P.structure == 0) {
+  if (!pattern_kept || sc.structure_scratch != sc.structure_last || P.structure == 0) {
     std::swap(sc.structure_scratch, sc.structure_last);
     P.structure = ++sc.structure_stamps;
   }
