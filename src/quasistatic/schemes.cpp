@@ -93,7 +93,21 @@ ComplementarityQp build_cqp(const QuasistaticSystem& s, const QuasistaticOptions
   if (fixed_a) p.x_lo.segment(L.a, L.na) = p.x_hi.segment(L.a, L.na) = s.dq_command;
 
   // (23a) force balance, and (23f) P_n/h ≥ −K φ̄ with φ̄ = φ + J_n^u Δq_u + J_n^a Δq̄_a (or the
-  // previous step's, a number).
+  // previous step's, a number), per geom pair: the seed's fingers touch at one point each,
+  // where a patch has several, and the command may sink a point the patch cannot close
+  // (a pad's far corner, a tilt away from the object): bounding that point's own impulse
+  // would force it shut by moving the object. So each point's φ̄ bounds the impulse of
+  // its whole pair, Σ_pair P_n/h ≥ −K φ̄_i: the deepest point sets the patch's force, and
+  // a pair with one point is eq. (23f) as written.
+  // (A contact without geoms, as a hand-built system's, is a pair of its own.)
+  auto same_pair = [&](int i, int j) {
+    const QuasistaticContact &a = s.contacts[i], &b = s.contacts[j];
+    return i == j || (a.geom_a >= 0 && a.geom_b >= 0 && a.geom_a == b.geom_a && a.geom_b == b.geom_b);
+  };
+  auto pair_impulse = [&](int i, VecX& ax) {
+    for (int j = 0; j < L.nc; ++j)
+      if (same_pair(i, j)) ax[L.pn + j] = 1.0;
+  };
   std::vector<VecX> rows;
   std::vector<double> lo, hi;
   for (int j = 0; j < L.nu; ++j) {
@@ -106,7 +120,7 @@ ComplementarityQp build_cqp(const QuasistaticSystem& s, const QuasistaticOptions
   }
   for (int i = 0; i < L.nc && !fixed_a; ++i) {
     VecX ax = VecX::Zero(L.n);
-    ax[L.pn + i] = 1.0;
+    pair_impulse(i, ax);
     if (o.penetration == PenetrationBound::Current) {
       ax.segment(L.u, L.nu) = hK * s.Jn_u.row(i).transpose();
       rows.push_back(ax);
@@ -169,6 +183,71 @@ void for_each_pair(const QuasistaticSystem& s, const QuasistaticSolution& sol,
   for (int i = 0; i < s.nc(); ++i) fn(s.mu[i] * sol.Pn[i] - fsum[i], sol.Gamma[i]);
 }
 
+QuasistaticSolution solve_convex_scheme(const QuasistaticSystem& s, const QuasistaticOptions& o);
+
+// The MIQP's modes read off the convex scheme's solution, a physical guess at the step's
+// contact modes where the previous step's no longer fit (a grasp closing): a contact with
+// impulse is closed, else open; a closed one sticks where it does not slip, else it slides
+// at the cone's edge against the direction that opposes its slip most.
+std::vector<int> convex_modes(const QuasistaticSystem& s, const QuasistaticSolution& c) {
+  const MiqpLayout L(s);
+  std::vector<int> z(L.nz, 1);
+  const VecX slide = s.Jf_u * c.dv_u + s.Jf_a * c.dv_a;
+  constexpr double kImpulse = 1e-12;  // N·s: far below any impulse that carries a load
+  constexpr double kSlip = 1e-9;      // m in one step: below the solvers' feasibility tolerance
+  for (int i = 0; i < L.nc; ++i) {
+    const int k0 = i * s.ndir();
+    if (c.Pn[i] <= kImpulse) {  // open: no impulses, the sliding slack free
+      z[L.zs + i] = 0;
+      continue;
+    }
+    z[L.zn + i] = 0;
+    const auto dirs = slide.segment(k0, s.ndir());
+    Eigen::Index against = 0;
+    dirs.minCoeff(&against);
+    if (dirs.cwiseAbs().maxCoeff() <= kSlip) {  // sticking: no slip in any direction, Γ = 0
+      for (int k = 0; k < s.ndir(); ++k) z[L.zf + k0 + k] = 0;
+      continue;
+    }
+    z[L.zs + i] = 0;
+    z[L.zf + k0 + static_cast<int>(against)] = 0;
+  }
+  return z;
+}
+
+// Every contact within 1 µm closed and sticking, the others open: the grasp holding still.
+std::vector<int> resting_modes(const QuasistaticSystem& s) {
+  const MiqpLayout L(s);
+  std::vector<int> z(L.nz, 1);
+  for (int i = 0; i < L.nc; ++i) {
+    if (s.phi[i] > 1e-6) {
+      z[L.zs + i] = 0;
+      continue;
+    }
+    z[L.zn + i] = 0;
+    for (int k = 0; k < s.ndir(); ++k) z[L.zf + i * s.ndir() + k] = 0;
+  }
+  return z;
+}
+
+// Incumbents beside the previous step's modes, which no longer fit when the pads reach the
+// object: the convex scheme's modes and the resting modes, each whole and with only its
+// normal pairs fixed (the friction pairs left to a short dive). The branch and bound alone,
+// diving from the root, found physically absurd points first on the 3D pick (bench/README);
+// tried only after the previous modes, they did not keep the object (it was pushed out).
+std::vector<std::vector<int>> physical_hints(const QuasistaticSystem& s, const QuasistaticOptions& o) {
+  std::vector<std::vector<int>> hints;
+  auto add = [&](std::vector<int> z) {
+    hints.push_back(z);
+    std::fill(z.begin() + s.nc(), z.end(), -1);
+    hints.push_back(std::move(z));
+  };
+  const QuasistaticSolution guess = solve_convex_scheme(s, o);
+  if (guess.status == QuasistaticSolution::Status::Solved) add(convex_modes(s, guess));
+  add(resting_modes(s));
+  return hints;
+}
+
 QuasistaticSolution solve_miqp_scheme(const QuasistaticSystem& s, const QuasistaticOptions& o,
                                       const VecX* phi_bar_prev, bool fixed_a, const std::vector<int>* mode_hint) {
   QuasistaticSolution sol;
@@ -185,6 +264,7 @@ QuasistaticSolution solve_miqp_scheme(const QuasistaticSystem& s, const Quasista
   } else {
     ComplementarityBbOptions bo;
     if (mode_hint) bo.mode_hint = *mode_hint;
+    if (!fixed_a) bo.heuristic_hints = [&] { return physical_hints(s, o); };
     bo.max_nodes = o.miqp_max_nodes;
     r = solve_complementarity_bb(cqp, bo);
     sol.solver = "complementarity_bb";

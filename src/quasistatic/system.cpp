@@ -122,8 +122,9 @@ void build_quasistatic_system(const Model& model, const State& s, const Input& i
   add_actuator_forces(model, in, s.q, zero, nullptr, sc.passive, ServoForces::Skip);
   sys.tau_u.resize(nu);
   for (int i = 0; i < nu; ++i) sys.tau_u[i] = sc.passive[part.unactuated[i]] - sc.c[part.unactuated[i]];
-  // Only the convex scheme reads the mass matrix (its regularising mass).
-  if (o.scheme == QuasistaticScheme::Convex) {
+  // The convex scheme reads the mass matrix (its regularising mass), also as the MIQP's
+  // primal heuristic.
+  if (o.scheme == QuasistaticScheme::Convex || o.scheme == QuasistaticScheme::Miqp) {
     mass_matrix(model, kin, sc.M);
     sys.M_u.resize(nu, nu);
     for (int i = 0; i < nu; ++i)

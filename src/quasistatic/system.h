@@ -54,7 +54,7 @@ struct QuasistaticSystem {
   MatX Jn_u, Jn_a;                 // n_c × n_u, n_c × n_a
   MatX Jf_u, Jf_a;                 // n_d × n_u, n_d × n_a (row k: direction k)
   VecX tau_u;                      // external generalized force on the unactuated dofs (gravity, springs, force actuators)
-  MatX M_u;                        // mass matrix block of the unactuated dofs (convex scheme only; else empty)
+  MatX M_u;                        // mass matrix block of the unactuated dofs (convex and MIQP schemes; else empty)
   int nc() const { return static_cast<int>(phi.size()); }
   int nd() const { return static_cast<int>(directions.size()); }
   int nu() const { return static_cast<int>(Jn_u.cols()); }

@@ -395,17 +395,46 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
   // breadth first; diving finds a complementary point, usually at the root's bound, at once.
   std::vector<Node> open;
   try {
-    if (!o.mode_hint.empty()) {  // the hint as a first incumbent
-      Node hint;
-      hint.fix.assign(np, Free);
+    // The relaxed solution's smaller side first. (Diving along the hint instead was worse:
+    // where the previous modes no longer fit, it explored 2000 infeasible nodes.)
+    auto branch = [&](const Node& node, int j, double f, std::vector<Node>& stack) {
+      const Fix first = w[j] <= x[p.lambda[j]] ? GapZero : ImpulseZero;
+      Node child{node.fix, solver.basis(), f};
+      child.fix[j] = first == GapZero ? ImpulseZero : GapZero;
+      stack.push_back(child);
+      child.fix[j] = first;
+      stack.push_back(std::move(child));
+    };
+    // Each hint as a first incumbent: its node, and where that is not complementary (the
+    // hint leaves pairs free), a dive below it of at most hint_dive_nodes nodes.
+    auto try_hint = [&](const std::vector<int>& modes) {
+      std::vector<Node> stack(1);
+      stack[0].fix.assign(np, Free);
       for (int j = 0; j < np; ++j)
-        if (o.mode_hint[j] == 0 || o.mode_hint[j] == 1) hint.fix[j] = o.mode_hint[j] ? ImpulseZero : GapZero;
-      ++res.nodes;
-      if (solver.solve(hint, x, w) != NodeOutcome::Infeasible && most_violated(x, w, hint) < 0) {
-        best = objective(p, x);
-        best_x = x;
+        if (modes[j] == 0 || modes[j] == 1) stack[0].fix[j] = modes[j] ? ImpulseZero : GapZero;
+      for (int budget = o.hint_dive_nodes + 1; !stack.empty() && budget > 0; --budget) {
+        Node node = std::move(stack.back());
+        stack.pop_back();
+        ++res.nodes;
+        if (solver.solve(node, x, w) == NodeOutcome::Infeasible) continue;
+        const double f = objective(p, x);
+        if (best_x.size() && f >= best - gap()) continue;  // (gap() is infinite without an incumbent)
+        const int j = most_violated(x, w, node);
+        if (j < 0) {
+          best = f;
+          best_x = x;
+          return;
+        }
+        branch(node, j, f, stack);
       }
-    }
+    };
+    if (!o.mode_hint.empty()) try_hint(o.mode_hint);
+    if (o.heuristic_hints)
+      for (const std::vector<int>& modes : o.heuristic_hints()) {
+        require(static_cast<int>(modes.size()) == np, "ComplementarityBbOptions.heuristic_hints",
+                "expected size " + std::to_string(np) + " (pairs)");
+        try_hint(modes);
+      }
     Node root;
     root.fix.assign(np, Free);
     open.push_back(root);
@@ -432,14 +461,7 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
         best_x = x;
         continue;
       }
-      // The relaxed solution's smaller side first. (Diving along the hint instead was worse:
-      // where the previous modes no longer fit, it explored 2000 infeasible nodes.)
-      const Fix first = w[j] <= x[p.lambda[j]] ? GapZero : ImpulseZero;
-      Node child{node.fix, solver.basis(), f};
-      child.fix[j] = first == GapZero ? ImpulseZero : GapZero;
-      open.push_back(child);
-      child.fix[j] = first;
-      open.push_back(std::move(child));
+      branch(node, j, f, open);
     }
   } catch (const std::exception& e) {
     res.message = std::string("Clp: ") + e.what();

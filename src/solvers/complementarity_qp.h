@@ -27,6 +27,7 @@
 // the previous step's contact modes) is tried first as an incumbent, so a step whose modes
 // did not change is usually settled at the root.
 
+#include <functional>
 #include <vector>
 
 #include "solvers/miqp.h"
@@ -61,6 +62,12 @@ struct ComplementarityBbOptions {
   double time_limit_s = 60.0;
   // Optional (size np or empty): per pair, 1 = try λ_j = 0, 0 = try w_j = 0, −1 = no hint.
   std::vector<int> mode_hint;
+  // Optional: further hints of the same form (e.g. modes read off a physical heuristic's
+  // solution), each tried after mode_hint; one that leaves pairs free (−1) may dive below
+  // its node for up to hint_dive_nodes nodes. The best complementary point of all the
+  // hints is the first incumbent (ties keep the earlier).
+  std::function<std::vector<std::vector<int>>()> heuristic_hints;
+  int hint_dive_nodes = 50;
   double feasibility_tol = 1e-9;   // rows, bounds and complementarity min(w_j, λ_j), in their units
   double gap_abs = 1e-15;          // a node is pruned when bound ≥ incumbent − max(gap_abs, gap_rel·|incumbent|)
   double gap_rel = 1e-9;

@@ -113,6 +113,59 @@ TEST(QuasistaticSchemes, LcpReportsAnInfeasibleCommand) {
   EXPECT_GE(miqp.Pn[0] / s.h, 1e4 * 0.001 - 1e-6);  // the lower bound K φ̄
 }
 
+TEST(QuasistaticSchemes, MiqpBoundsEachGeomPairsImpulseByItsDeepestPoint) {
+  // The finger of LcpReportsAnInfeasibleCommand, pinned cylinder and all, now touches through
+  // a patch of two points: one closed (φ = 0), one 0.2 mm open at the same normal (a pad's
+  // far corner). The command sinks both (φ̄ = −1 and −0.8 mm), but the open point cannot
+  // close while the other stays shut. Bounding each point's own impulse (eq. 23f read per
+  // point) would demand force where no contact can be: no solution. Per pair, the deepest
+  // point sets the patch's force and the far point stays open.
+  QuasistaticSystem s = finger_and_table(0.0, Vec2(0.001, 0.0));
+  s.phi = Eigen::Vector4d(0.0, 0.0, 0.0, 2e-4);
+  s.mu = Eigen::Vector4d(0.5, 0.5, 0.5, 0.5);
+  s.contacts.resize(4);
+  const int finger = 1, table = 2, wall = 3, cylinder = 4;
+  s.contacts[0].geom_a = s.contacts[3].geom_a = finger;
+  s.contacts[1].geom_a = table;
+  s.contacts[2].geom_a = wall;
+  for (QuasistaticContact& c : s.contacts) c.geom_b = cylinder;
+  s.Jn_u.conservativeResize(4, 2);
+  s.Jn_u.row(2) << -1, 0;
+  s.Jn_u.row(3) = s.Jn_u.row(0);
+  s.Jn_a.conservativeResize(4, 2);
+  s.Jn_a.row(2) << 0, 0;
+  s.Jn_a.row(3) = s.Jn_a.row(0);
+  s.directions.push_back(Vec3::UnitY());
+  s.directions.push_back(-Vec3::UnitY());
+  s.directions.push_back(Vec3::UnitY());
+  s.directions.push_back(-Vec3::UnitY());
+  s.Jf_u.conservativeResize(8, 2);
+  s.Jf_u.row(4) << 0, 1;
+  s.Jf_u.row(5) << 0, -1;
+  s.Jf_u.middleRows(6, 2) = s.Jf_u.topRows(2);
+  s.Jf_a.conservativeResize(8, 2);
+  s.Jf_a.middleRows(4, 2).setZero();
+  s.Jf_a.middleRows(6, 2) = s.Jf_a.topRows(2);
+  const QuasistaticSolution miqp = solve_quasistatic(s, options(QuasistaticScheme::Miqp));
+  ASSERT_EQ(miqp.status, QuasistaticSolution::Status::Solved) << miqp.message;
+  EXPECT_TRUE(miqp.proven);
+  EXPECT_NEAR(miqp.dv_a[0], 0.0, 1e-9);  // blocked by the pinned cylinder
+  EXPECT_EQ(miqp.Pn[3], 0.0);             // the far corner stays open
+  EXPECT_GE((miqp.Pn[0] + miqp.Pn[3]) / s.h, 1e4 * 0.001 - 1e-6);  // K φ̄ of the deepest point
+  const QuasistaticResiduals r = quasistatic_residuals(s, miqp, QuasistaticScheme::Miqp);
+  EXPECT_LE(r.force_balance, 1e-8);
+  EXPECT_LE(r.complementarity, 1e-9);
+  EXPECT_GE(r.min_gap, -1e-9);
+  // Bonmin on the same MIQP finds the same optimum (0.001², the x command lost).
+  MiqpOptions mo;
+  mo.objective_scale = QuasistaticOptions{}.objective_scale;
+  mo.time_limit_s = 1000.0;
+  const MiqpResult bonmin = solve_miqp_bonmin(quasistatic_miqp(s, options(QuasistaticScheme::Miqp)), mo);
+  ASSERT_EQ(bonmin.status, MiqpStatus::Optimal) << bonmin.message;
+  EXPECT_NEAR(miqp.objective, 1e-6, 1e-12);
+  EXPECT_NEAR((bonmin.x.segment(2, 2) - s.dq_command).squaredNorm(), miqp.objective, 1e-12);
+}
+
 TEST(QuasistaticSchemes, ConvexSchemeSolvesItsQp) {
   // Its optimum satisfies the QP's KKT conditions: Q Δq + b = Aᵀβ, 0 ≤ w ⊥ β ≥ 0.
   const QuasistaticSystem s = finger_and_table(0.0, Vec2(0.001, 0.0005));
