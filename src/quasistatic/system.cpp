@@ -85,6 +85,18 @@ void validate_quasistatic(const Model& model, const QuasistaticOptions& o) {
               "limits of an unactuated joint are not modelled by the quasistatic stepper (remove them or drive the joint)");
 }
 
+// Torsional friction is the contact material's (the scene's `torsional_friction`, kept in
+// its SPOOK part where it came first); any pair with some gives every contact its two
+// rotational directions, so that each contact has the same number of binaries.
+namespace {
+bool model_has_torsion(const Model& model) {
+  if (model.default_contact.spook.torsional_friction > 0.0) return true;
+  for (const ContactMaterial& cm : model.contact_materials)
+    if (cm.spook.torsional_friction > 0.0) return true;
+  return false;
+}
+}  // namespace
+
 void build_quasistatic_system(const Model& model, const State& s, const Input& in, const QuasistaticOptions& o,
                               const QuasistaticPartition& part, KinematicsData& kin, QuasistaticBuildScratch& sc,
                               QuasistaticSystem& sys) {
@@ -142,13 +154,15 @@ void build_quasistatic_system(const Model& model, const State& s, const Input& i
   collide(model, sc.X_WG, copt, sc.broadphase, sc.contact_sets);
   sys.contacts.clear();
   sys.directions.clear();
+  std::vector<double> arms;
   for (const ContactSet& cs : sc.contact_sets) {
     if (cs.points.empty()) continue;
     const Geom &ga = model.geoms[cs.geom_a], &gb = model.geoms[cs.geom_b];
-    const double mu = model.contact_material(ga.material, gb.material).friction;
+    const ContactMaterial& cm = model.contact_material(ga.material, gb.material);
     auto add = [&](const ContactPoint& p) {
-      QuasistaticContact c{cs.geom_a, cs.geom_b, ga.body, gb.body, p.feature, p.point_a, p.point_b, p.normal, -p.depth, mu};
+      QuasistaticContact c{cs.geom_a, cs.geom_b, ga.body, gb.body, p.feature, p.point_a, p.point_b, p.normal, -p.depth, cm.friction};
       sys.contacts.push_back(c);
+      arms.push_back(cm.spook.torsional_friction);
     };
     if (o.contact_points == ContactPoints::Deepest) {
       // The pair's signed distance and its witness points, as the paper's φ_i (ties: the first point).
@@ -162,12 +176,15 @@ void build_quasistatic_system(const Model& model, const State& s, const Input& i
     }
   }
   const int nc = static_cast<int>(sys.contacts.size()), k = o.tangent_directions;
+  sys.ntorsion = model_has_torsion(model) ? 2 : 0;
+  const int ndir = k + sys.ntorsion;
+  sys.torsion_arm = Eigen::Map<const VecX>(arms.data(), nc);
   sys.phi.resize(nc);
   sys.mu.resize(nc);
   sys.Jn_u.setZero(nc, nu);
   sys.Jn_a.setZero(nc, na);
-  sys.Jf_u.setZero(nc * k, nu);
-  sys.Jf_a.setZero(nc * k, na);
+  sys.Jf_u.setZero(nc * ndir, nu);
+  sys.Jf_a.setZero(nc * ndir, na);
   // Column of each velocity index in the u or a block.
   std::vector<int> col(model.nv);
   std::vector<char> actuated(model.nv, 0);
@@ -183,16 +200,26 @@ void build_quasistatic_system(const Model& model, const State& s, const Input& i
     // Each body's own witness point: the gap's rate is n·(v_B(p_b) − v_A(p_a)).
     point_chain(kin, c.body_a, c.point_a, sc.chain_a);
     point_chain(kin, c.body_b, c.point_b, sc.chain_b);
-    auto row = [&](const Vec3& u, auto&& Ju, auto&& Ja) {
-      relative_row(sc.chain_a, sc.chain_b, u, [&](int d, double value) {
+    auto row = [&](const PointChain& a, const PointChain& b, const Vec3& u, auto&& Ju, auto&& Ja) {
+      relative_row(a, b, u, [&](int d, double value) {
         if (actuated[d]) Ja(col[d]) += value;
         else Ju(col[d]) += value;
       });
     };
-    row(c.normal, sys.Jn_u.row(ci), sys.Jn_a.row(ci));
+    row(sc.chain_a, sc.chain_b, c.normal, sys.Jn_u.row(ci), sys.Jn_a.row(ci));
     const int first = static_cast<int>(sys.directions.size());
     balanced_directions(c.normal, k, sys.directions);
-    for (int j = 0; j < k; ++j) row(sys.directions[first + j], sys.Jf_u.row(first + j), sys.Jf_a.row(first + j));
+    for (int j = 0; j < k; ++j)
+      row(sc.chain_a, sc.chain_b, sys.directions[first + j], sys.Jf_u.row(first + j), sys.Jf_a.row(first + j));
+    if (!sys.ntorsion) continue;
+    angular_chain(kin, c.body_a, sc.spin_a);
+    angular_chain(kin, c.body_b, sc.spin_b);
+    const double scale = c.mu > 0.0 ? sys.torsion_arm[ci] / c.mu : 0.0;
+    for (const double sign : {1.0, -1.0}) {
+      const int r = static_cast<int>(sys.directions.size());
+      sys.directions.push_back(Vec3::Zero());
+      if (scale > 0.0) row(sc.spin_a, sc.spin_b, sign * scale * c.normal, sys.Jf_u.row(r), sys.Jf_a.row(r));
+    }
   }
 }
 

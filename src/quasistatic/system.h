@@ -49,7 +49,13 @@ struct QuasistaticSystem {
   VecX dq_command;         // Δv̄_a: the actuated dofs' commanded displacement over the step
   VecX stiffness_a;        // convex scheme: each actuated dof's stiffness
   std::vector<QuasistaticContact> contacts;
-  std::vector<Vec3> directions;    // friction directions (world), tangent_directions per contact
+  // Friction directions per contact: tangent_directions tangents (world), then, when any
+  // contact material of the model has torsional friction, two about the normal (stored as
+  // zero vectors: they are rotations, their rows ±(a/μ) n·(ω_B − ω_A) with a the contact's
+  // torsional friction, so that the pyramid Σ P_f ≤ μ P_n bounds the moment by a P_n).
+  std::vector<Vec3> directions;
+  int ntorsion = 0;                // 0 or 2 directions per contact
+  VecX torsion_arm;                // per contact: its torsional friction a (m), 0 for none
   VecX phi, mu;                    // per contact
   MatX Jn_u, Jn_a;                 // n_c × n_u, n_c × n_a
   MatX Jf_u, Jf_a;                 // n_d × n_u, n_d × n_a (row k: direction k)
@@ -60,6 +66,7 @@ struct QuasistaticSystem {
   int nu() const { return static_cast<int>(Jn_u.cols()); }
   int na() const { return static_cast<int>(Jn_a.cols()); }
   int ndir() const { return nc() ? nd() / nc() : 0; }
+  int ntangent() const { return ndir() - ntorsion; }
 };
 
 // Scratch reused from step to step.
@@ -67,7 +74,7 @@ struct QuasistaticBuildScratch {
   Broadphase broadphase;
   std::vector<Pose> X_WG;
   std::vector<ContactSet> contact_sets;
-  PointChain chain_a, chain_b;
+  PointChain chain_a, chain_b, spin_a, spin_b;
   MatX M;
   VecX c, passive;
 };

@@ -87,12 +87,16 @@ void fill_results(const QuasistaticSystem& sys, const QuasistaticSolution& sol, 
     r.mu = c.mu;
     r.fn = sol.Pn[i] / h;
     Vec3 slip = Vec3::Zero();
-    for (int j = 0; j < k; ++j) {
+    const int nt = sys.ntangent();
+    for (int j = 0; j < nt; ++j) {
       r.ft += sys.directions[i * k + j] * (sol.Pf[i * k + j] / h);
       slip += sys.directions[i * k + j] * (slide[i * k + j] / h);
     }
     // The directions are balanced, so Σ d (d·v) = (k/2) v_t.
-    r.slip = slip * (2.0 / k);
+    r.slip = slip * (2.0 / nt);
+    // The rotational pair's impulses act through the arm a/μ (system.h).
+    if (sys.ntorsion && c.mu > 0.0)
+      r.torsion = sys.torsion_arm[i] / c.mu * (sol.Pf[i * k + nt] - sol.Pf[i * k + nt + 1]) / h;
     r.cone_error = coulomb_cone_error(r.fn, r.ft, c.mu, force_tol);
     r.alignment_error = alignment_error(r.ft, r.slip);
     result.contacts.push_back(r);
