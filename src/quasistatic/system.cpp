@@ -57,6 +57,12 @@ void validate_quasistatic(const Model& model, const QuasistaticOptions& o) {
   require(std::isfinite(o.objective_scale) && o.objective_scale > 0, opt, "'objective_scale' must be positive");
   require(std::isfinite(o.regularization) && o.regularization > 0, opt, "'regularization' must be positive");
   require(std::isfinite(o.point_spacing) && o.point_spacing >= 0, opt, "'point_spacing' must be a length >= 0 (m)");
+  auto check_torsion = [](const ContactMaterial& cm) {
+    const double a = cm.spook.torsional_friction;
+    require(std::isfinite(a) && a >= 0.0, cm.source, "torsional_friction must be a length >= 0 (m), got " + show(a));
+  };
+  check_torsion(model.default_contact);
+  for (const ContactMaterial& cm : model.contact_materials) check_torsion(cm);
   for (const Equality& e : model.equalities)
     require(false, "equality '" + e.name + "'",
             "the quasistatic stepper has no equality constraints (drive the coupled joints by their own servos)");

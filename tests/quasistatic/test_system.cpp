@@ -1,0 +1,113 @@
+// The quasistatic system built from a scene: torsional friction (the contact material's
+// `torsional_friction`) as two rotational directions per contact.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "../common/temp_dir.h"
+#include "io/scene.h"
+#include "kinematics/kinematics.h"
+#include "quasistatic/schemes.h"
+#include "quasistatic/system.h"
+#include "steppers/step.h"
+
+namespace graspsim {
+namespace {
+
+constexpr double kArm = 0.01, kMu = 0.5, kMass = 1.0, kG = 9.81;
+
+// A ball resting on a table: one contact point, right below its centre, so a spin about the
+// vertical slips nowhere and only torsional friction resists it.
+std::string ball_scene(const test::TempDir& dir, double torsional_friction) {
+  return dir.write("ball.yaml", R"(
+duration: 0.01
+options: {dt: 0.01, stepper: quasistatic, scheme: lcp, gravity: [0, 0, -9.81]}
+materials: [rubber, wood]
+contact_materials:
+  - {materials: [rubber, wood], friction: 0.5, torsional_friction: )" + show(torsional_friction) + R"(}
+geoms:
+  - {name: table, type: plane, material: wood}
+bodies:
+  - name: ball
+    pos: [0, 0, 0.05]
+    joint: free
+    mass: 1.0
+    geoms:
+      - {name: ball_geom, type: sphere, size: [0.05], material: rubber}
+)");
+}
+
+QuasistaticSystem ball_on_table(const test::TempDir& dir, QuasistaticScheme scheme, QuasistaticOptions& o) {
+  const std::string path = ball_scene(dir, kArm);
+  const Scene scene = load_scene(path);
+  const Model& model = *scene.model;
+  o = scene_formulation(model).quasistatic;
+  o.scheme = scheme;
+  State s = make_state(model);
+  Input in = make_input(model);
+  KinematicsData kin;
+  QuasistaticBuildScratch scratch;
+  QuasistaticSystem sys;
+  build_quasistatic_system(model, s, in, o, quasistatic_partition(model), kin, scratch, sys);
+  return sys;
+}
+
+// The two rows are ± (a/μ) n·ω: of norm a/μ on the ball's rotation dofs, orthogonal to the
+// normal and tangent rows (a spin about the contact normal neither opens nor slips).
+TEST(QuasistaticSystem, TorsionRowsMeasureTheSpinAboutTheNormalScaledByArmOverMu) {
+  test::TempDir dir;
+  QuasistaticOptions o;
+  const QuasistaticSystem sys = ball_on_table(dir, QuasistaticScheme::Lcp, o);
+  ASSERT_EQ(sys.nc(), 1);
+  ASSERT_EQ(sys.ntorsion, 2);
+  EXPECT_EQ(sys.ntangent(), o.tangent_directions);
+  EXPECT_DOUBLE_EQ(sys.torsion_arm[0], kArm);
+  const int nt = sys.ntangent();
+  // The torsion rows are ± each other and see only rotation: zero on every translation.
+  EXPECT_TRUE(sys.Jf_u.row(nt).isApprox(-sys.Jf_u.row(nt + 1)));
+  const Eigen::RowVectorXd row = sys.Jf_u.row(nt);
+  EXPECT_NEAR(row.norm(), kArm / kMu, 1e-12);
+  EXPECT_NEAR(row.dot(sys.Jn_u.row(0)), 0.0, 1e-12);  // a spin does not open the gap
+  for (int k = 0; k < nt; ++k) EXPECT_NEAR(row.dot(sys.Jf_u.row(k)), 0.0, 1e-12);  // nor slip
+}
+
+// Quasistatic balance of an applied torque τ about the vertical: held while τ ≤ a m g (the
+// moment bound a P_n, P_n = m g h), infeasible above it: nothing else can balance it.
+TEST(QuasistaticSystem, TorsionalFrictionHoldsATorqueUpToArmTimesWeight) {
+  test::TempDir dir;
+  for (const QuasistaticScheme scheme : {QuasistaticScheme::Lcp, QuasistaticScheme::Miqp}) {
+    for (const double fraction : {0.5, 0.95, 1.05}) {
+      SCOPED_TRACE(::testing::Message() << to_string(scheme) << " torque " << fraction << " of a m g");
+      QuasistaticOptions o;
+      QuasistaticSystem sys = ball_on_table(dir, scheme, o);
+      const int nt = sys.ntangent();
+      const VecX spin = sys.Jf_u.row(nt).transpose().normalized();  // a unit torque about z (free joint's rotation dofs)
+      const double torque = fraction * kArm * kMass * kG;
+      sys.tau_u += torque * spin;
+      const QuasistaticSolution sol = solve_quasistatic(sys, o);
+      if (fraction > 1.0) {
+        EXPECT_EQ(sol.status, QuasistaticSolution::Status::Infeasible) << sol.message;
+        continue;
+      }
+      ASSERT_EQ(sol.status, QuasistaticSolution::Status::Solved) << sol.message;
+      EXPECT_NEAR(sol.Pn[0], kMass * kG * sys.h, 1e-9);
+      const double moment = kArm / kMu * (sol.Pf[nt] - sol.Pf[nt + 1]);
+      EXPECT_NEAR(moment, -torque * sys.h, 1e-9);  // opposes the torque
+      EXPECT_NEAR(sol.dv_u.dot(spin), 0.0, 1e-9);  // and it does not turn
+      const QuasistaticResiduals r = quasistatic_residuals(sys, sol, scheme);
+      EXPECT_LE(r.force_balance, 1e-9);
+      EXPECT_LE(r.complementarity, 1e-9);
+    }
+  }
+}
+
+TEST(QuasistaticSystem, ANegativeTorsionalFrictionIsRejectedNamingItsMaterial) {
+  test::TempDir dir;
+  // (load_scene runs the chosen stepper's checks.)
+  const std::string what = test::input_error([&] { load_scene(ball_scene(dir, -0.01)); });
+  EXPECT_NE(what.find("ball.yaml:6: contact material 'rubber/wood'"), std::string::npos) << what;
+  EXPECT_NE(what.find("torsional_friction"), std::string::npos) << what;
+}
+
+}  // namespace
+}  // namespace graspsim
