@@ -297,6 +297,27 @@ class NodeSolver {
 
 double objective(const ComplementarityQp& p, const VecX& x) { return 0.5 * x.dot(p.H.diagonal().cwiseProduct(x)) + p.c.dot(x); }
 
+// min of ½ xᵀHx + cᵀx over the bounds alone (H diagonal; each λ_j in [0, M]): −∞ if
+// unbounded.
+double objective_floor(const ComplementarityQp& p) {
+  VecX lo = p.x_lo, hi = p.x_hi;
+  for (const int k : p.lambda) {
+    lo[k] = 0.0;
+    hi[k] = p.big_m;
+  }
+  double f = 0.0;
+  for (int k = 0; k < p.n(); ++k) {
+    const double h = p.H(k, k), c = p.c[k];
+    if (h > 0.0) {
+      const double x = std::clamp(-c / h, lo[k], hi[k]);
+      f += 0.5 * h * x * x + c * x;
+    } else if (c != 0.0) {
+      f += std::min(c * lo[k], c * hi[k]);
+    }
+  }
+  return std::isnan(f) ? -kInf : f;
+}
+
 }  // namespace
 
 void check_complementarity_qp(const ComplementarityQp& p) {
@@ -429,7 +450,11 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
       }
     };
     if (!o.mode_hint.empty()) try_hint(o.mode_hint);
-    if (o.heuristic_hints)
+    // The objective's least value over the bounds alone bounds every node: an incumbent there
+    // (a command followed exactly) is optimal without a search.
+    const double floor = objective_floor(p);
+    const bool settled = best_x.size() && best <= floor + gap();
+    if (o.heuristic_hints && !settled)
       for (const std::vector<int>& modes : o.heuristic_hints()) {
         require(static_cast<int>(modes.size()) == np, "ComplementarityBbOptions.heuristic_hints",
                 "expected size " + std::to_string(np) + " (pairs)");
@@ -437,6 +462,7 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
       }
     Node root;
     root.fix.assign(np, Free);
+    root.bound = floor;
     open.push_back(root);
     while (!open.empty()) {
       Node node = std::move(open.back());

@@ -183,6 +183,53 @@ TEST(ComplementarityQp, MatchesBonminAndIgnoresTheHint) {
   }
 }
 
+TEST(ComplementarityQp, HeuristicHintsKeepBonminsOptimum) {
+  // Hints whole and partial (−1: left to a dive), on both objective forms: they only seed
+  // the incumbent, so the proven optimum is Bonmin's.
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> mode(-1, 1);
+  for (int t = 0; t < 8; ++t) {
+    SCOPED_TRACE(t);
+    const ComplementarityQp p = random_problem(rng, 3, 8, false, t % 2 == 0);
+    const MiqpResult bonmin = solve_miqp_bonmin(big_m_miqp(p));
+    std::vector<std::vector<int>> hints(3, std::vector<int>(p.np()));
+    for (auto& h : hints)
+      for (int& z : h) z = mode(rng);
+    int asked = 0;
+    ComplementarityBbOptions o;
+    o.heuristic_hints = [&] {
+      ++asked;
+      return hints;
+    };
+    expect_same(solve_complementarity_bb(p, o), bonmin, p);
+    EXPECT_EQ(asked, 1);
+  }
+}
+
+TEST(ComplementarityQp, AnIncumbentAtTheObjectivesFloorEndsTheSearch) {
+  // The pairs do not involve the curved variables, so their unconstrained optimum with every
+  // λ = 0 is complementary: the hint that says so is optimal at once, proven by the floor of
+  // the objective over the bounds, and the heuristics are not asked.
+  std::mt19937 rng(3);
+  ComplementarityQp p = random_problem(rng, 3, 6, false);
+  p.W.leftCols(3).setZero();
+  p.A.setZero();  // the general row 0 ∈ [−1, 1] holds anywhere
+  p.c.tail(6).setConstant(0.1);  // impulses cost: λ = 0 is best
+  ComplementarityBbOptions o;
+  o.mode_hint.assign(6, 1);
+  bool asked = false;
+  o.heuristic_hints = [&] {
+    asked = true;
+    return std::vector<std::vector<int>>{};
+  };
+  const MiqpResult r = solve_complementarity_bb(p, o);
+  ASSERT_EQ(r.status, MiqpStatus::Optimal) << r.message;
+  EXPECT_EQ(r.nodes, 1);
+  EXPECT_FALSE(asked);
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(r.x[i], -p.c[i] / p.H(i, i), 1e-9);
+  expect_same(r, solve_miqp_bonmin(big_m_miqp(p)), p);
+}
+
 TEST(ComplementarityQp, RefusesANonDiagonalHessian) {
   std::mt19937 rng(3);
   ComplementarityQp p = random_problem(rng, 2, 2, false);
