@@ -185,6 +185,16 @@ void for_each_pair(const QuasistaticSystem& s, const QuasistaticSolution& sol,
 
 QuasistaticSolution solve_convex_scheme(const QuasistaticSystem& s, const QuasistaticOptions& o);
 
+// Contact i's modes in z (order [z_n, z_f, z_s]): open (no impulses, the sliding slack
+// free), or closed and sticking (no slip in any direction, Γ = 0).
+void set_open(const MiqpLayout& L, int i, std::vector<int>& z) {
+  z[L.zs + i] = 0;
+}
+void set_sticking(const QuasistaticSystem& s, const MiqpLayout& L, int i, std::vector<int>& z) {
+  z[L.zn + i] = 0;
+  for (int k = 0; k < s.ndir(); ++k) z[L.zf + i * s.ndir() + k] = 0;
+}
+
 // The MIQP's modes read off the convex scheme's solution, a physical guess at the step's
 // contact modes where the previous step's no longer fit (a grasp closing): a contact with
 // impulse is closed, else open; a closed one sticks where it does not slip, else it slides
@@ -196,21 +206,18 @@ std::vector<int> convex_modes(const QuasistaticSystem& s, const QuasistaticSolut
   constexpr double kImpulse = 1e-12;  // N·s: far below any impulse that carries a load
   constexpr double kSlip = 1e-9;      // m in one step: below the solvers' feasibility tolerance
   for (int i = 0; i < L.nc; ++i) {
-    const int k0 = i * s.ndir();
-    if (c.Pn[i] <= kImpulse) {  // open: no impulses, the sliding slack free
+    const auto dirs = slide.segment(i * s.ndir(), s.ndir());
+    if (c.Pn[i] <= kImpulse) {
+      set_open(L, i, z);
+    } else if (dirs.cwiseAbs().maxCoeff() <= kSlip) {
+      set_sticking(s, L, i, z);
+    } else {  // sliding
+      Eigen::Index against = 0;
+      dirs.minCoeff(&against);
+      z[L.zn + i] = 0;
       z[L.zs + i] = 0;
-      continue;
+      z[L.zf + i * s.ndir() + static_cast<int>(against)] = 0;
     }
-    z[L.zn + i] = 0;
-    const auto dirs = slide.segment(k0, s.ndir());
-    Eigen::Index against = 0;
-    dirs.minCoeff(&against);
-    if (dirs.cwiseAbs().maxCoeff() <= kSlip) {  // sticking: no slip in any direction, Γ = 0
-      for (int k = 0; k < s.ndir(); ++k) z[L.zf + k0 + k] = 0;
-      continue;
-    }
-    z[L.zs + i] = 0;
-    z[L.zf + k0 + static_cast<int>(against)] = 0;
   }
   return z;
 }
@@ -220,12 +227,8 @@ std::vector<int> resting_modes(const QuasistaticSystem& s) {
   const MiqpLayout L(s);
   std::vector<int> z(L.nz, 1);
   for (int i = 0; i < L.nc; ++i) {
-    if (s.phi[i] > 1e-6) {
-      z[L.zs + i] = 0;
-      continue;
-    }
-    z[L.zn + i] = 0;
-    for (int k = 0; k < s.ndir(); ++k) z[L.zf + i * s.ndir() + k] = 0;
+    if (s.phi[i] > 1e-6) set_open(L, i, z);
+    else set_sticking(s, L, i, z);
   }
   return z;
 }
@@ -234,7 +237,7 @@ std::vector<int> resting_modes(const QuasistaticSystem& s) {
 // object: the convex scheme's modes and the resting modes, each whole and with only its
 // normal pairs fixed (the friction pairs left to a short dive). The branch and bound alone,
 // diving from the root, found physically absurd points first on the 3D pick (bench/README);
-// tried only after the previous modes, they did not keep the object (it was pushed out).
+// asked only when the previous modes had failed, they did not keep the object either.
 std::vector<std::vector<int>> physical_hints(const QuasistaticSystem& s, const QuasistaticOptions& o) {
   std::vector<std::vector<int>> hints;
   auto add = [&](std::vector<int> z) {

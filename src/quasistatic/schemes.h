@@ -5,8 +5,9 @@
 //            command pushes into contact (the paper's point).
 //   Miqp   — Pang & Tedrake (eqs. 23a–f): follow the command as closely as possible,
 //            complementarity by big-M binaries, normal impulses bounded below by the
-//            hypothetical penetration (per geom pair: see build_cqp); solved by a branch and bound on the pairs with
-//            COIN-OR Clp at the nodes, or by COIN-OR Bonmin on the big-M form.
+//            hypothetical penetration (per geom pair: see build_cqp); solved by a branch
+//            and bound on the pairs with COIN-OR Clp at the nodes, or by COIN-OR Bonmin on
+//            the big-M form.
 //   Convex — beyond the paper: one convex QP with Anitescu's relaxation of the
 //            complementarity (the polyhedral cone's generators as the constraints), a small
 //            regularising mass on the unactuated dofs and stiffness K on the actuated ones;

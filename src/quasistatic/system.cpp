@@ -220,7 +220,7 @@ void build_quasistatic_system(const Model& model, const State& s, const Input& i
     if (!sys.ntorsion) continue;
     angular_chain(kin, c.body_a, sc.spin_a);
     angular_chain(kin, c.body_b, sc.spin_b);
-    const double scale = c.mu > 0.0 ? sys.torsion_arm[ci] / c.mu : 0.0;
+    const double scale = sys.torsion_scale(ci);
     for (const double sign : {1.0, -1.0}) {
       const int r = static_cast<int>(sys.directions.size());
       sys.directions.push_back(Vec3::Zero());

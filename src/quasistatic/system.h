@@ -67,6 +67,9 @@ struct QuasistaticSystem {
   int na() const { return static_cast<int>(Jn_a.cols()); }
   int ndir() const { return nc() ? nd() / nc() : 0; }
   int ntangent() const { return ndir() - ntorsion; }
+  // The arm a/μ of contact i's rotational directions (0 without friction): their impulses
+  // times it are the moment's.
+  double torsion_scale(int i) const { return mu[i] > 0.0 ? torsion_arm[i] / mu[i] : 0.0; }
 };
 
 // Scratch reused from step to step.

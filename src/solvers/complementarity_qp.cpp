@@ -416,8 +416,9 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
   // breadth first; diving finds a complementary point, usually at the root's bound, at once.
   std::vector<Node> open;
   try {
-    // The relaxed solution's smaller side first. (Diving along the hint instead was worse:
-    // where the previous modes no longer fit, it explored 2000 infeasible nodes.)
+    // The relaxed solution's smaller side first. (Ordering the children by the previous
+    // step's modes instead was worse: where those no longer fit, it explored 2000
+    // infeasible nodes.)
     auto branch = [&](const Node& node, int j, double f, std::vector<Node>& stack) {
       const Fix first = w[j] <= x[p.lambda[j]] ? GapZero : ImpulseZero;
       Node child{node.fix, solver.basis(), f};

@@ -94,9 +94,7 @@ void fill_results(const QuasistaticSystem& sys, const QuasistaticSolution& sol, 
     }
     // The directions are balanced, so Σ d (d·v) = (k/2) v_t.
     r.slip = slip * (2.0 / nt);
-    // The rotational pair's impulses act through the arm a/μ (system.h).
-    if (sys.ntorsion && c.mu > 0.0)
-      r.torsion = sys.torsion_arm[i] / c.mu * (sol.Pf[i * k + nt] - sol.Pf[i * k + nt + 1]) / h;
+    if (sys.ntorsion) r.torsion = sys.torsion_scale(i) * (sol.Pf[i * k + nt] - sol.Pf[i * k + nt + 1]) / h;
     r.cone_error = coulomb_cone_error(r.fn, r.ft, c.mu, force_tol);
     r.alignment_error = alignment_error(r.ft, r.slip);
     result.contacts.push_back(r);
