@@ -56,7 +56,7 @@ void read_quasistatic(const YamlNode& m, QuasistaticOptions& o) {
   expect_map(m, "quasistatic");
   check_keys(m, "options: quasistatic", {"tangent_directions", "stiffness", "big_m", "penetration", "miqp_solver", "miqp_max_nodes", "objective_scale",
                                          "regularization", "contact_points", "max_points_per_pair", "point_spacing",
-                                         "joint_stiffness"});
+                                         "persistent_points", "joint_stiffness"});
   for (const auto& e : m.entries) {
     const YamlNode& v = e.value;
     const std::string& k = e.key;
@@ -71,6 +71,7 @@ void read_quasistatic(const YamlNode& m, QuasistaticOptions& o) {
     else if (k == "contact_points") o.contact_points = as_enum<ContactPoints>(v, k);
     else if (k == "max_points_per_pair") o.max_points_per_pair = as_int(v, k, 0);
     else if (k == "point_spacing") o.point_spacing = as_number(v, k);
+    else if (k == "persistent_points") o.persistent_points = as_bool(v, k);
     else if (k == "joint_stiffness") {
       expect_map(v, "joint_stiffness");
       for (const auto& j : v.entries) o.joint_stiffness.emplace_back(j.key, as_number(j.value, j.key));

@@ -27,7 +27,7 @@ struct ContactKey {
 };
 
 struct ContactSlot {
-  static constexpr int kValues = 8;
+  static constexpr int kValues = 12;
   ContactKey key;
   double since = 0.0;                   // time the contact was first made (s)
   std::array<double, kValues> values{};  // the formulation's own numbers (zero when created)

@@ -403,6 +403,9 @@ struct QuasistaticOptions {
   // within `point_spacing` (m) of the span of those kept dropped (see reduce_to_support).
   int max_points_per_pair = 0;
   double point_spacing = 0.0;
+  // Manifold points: last step's points that the collider no longer reports are kept while
+  // their pair is within the margin (see system.h, add_persistent_points).
+  bool persistent_points = true;
   // Convex: per actuated joint (by name), a stiffness other than `stiffness` (N/m or
   // N·m/rad): a stiff arm carrying a compliant grasp.
   std::vector<std::pair<std::string, double>> joint_stiffness;

@@ -276,9 +276,11 @@ QuasistaticSolution solve_miqp_scheme(const QuasistaticSystem& s, const Quasista
       // and the time spent on both is reported.
       const double spent = r.solve_ms;
       const int nodes = r.nodes;
+      const std::string why = r.message;
       r = bonmin();
       r.solve_ms += spent;
       r.nodes += nodes;
+      if (!r.message.empty()) r.message = "branch and bound: " + why + "; Bonmin: " + r.message;
       sol.solver = "complementarity_bb+bonmin";
     }
   }

@@ -103,6 +103,41 @@ bool model_has_torsion(const Model& model) {
 }
 }  // namespace
 
+std::pair<Vec3, Vec3> slot_witnesses(const Model& model, const KinematicsData& kin, const ContactSlot& sl) {
+  namespace slot = quasistatic_slot;
+  const auto& v = sl.values;
+  return {kin.X_WB[model.geoms[sl.key.geom_a].body] * Vec3(v[slot::kWitnessA], v[slot::kWitnessA + 1], v[slot::kWitnessA + 2]),
+          kin.X_WB[model.geoms[sl.key.geom_b].body] * Vec3(v[slot::kWitnessB], v[slot::kWitnessB + 1], v[slot::kWitnessB + 2])};
+}
+
+void add_persistent_points(const Model& model, const KinematicsData& kin, const ContactTable& table, double margin,
+                           ContactSet& cs) {
+  namespace slot = quasistatic_slot;
+  const int reported = static_cast<int>(cs.points.size());
+  if (reported == 0) return;
+  std::vector<const ContactSlot*> slots;
+  table.find_pair(cs.geom_a, cs.geom_b, slots);
+  for (const ContactSlot* sl : slots) {
+    if (!sl->values[slot::kHasWitnesses]) continue;
+    const auto [pa, pb] = slot_witnesses(model, kin, *sl);
+    const Vec3 middle = 0.5 * (pa + pb);
+    int nearest = -1;
+    double nearest_d = kInf;
+    bool same_feature = false;
+    for (int i = 0; i < reported; ++i) {
+      const double d = (cs.points[i].position - middle).norm();
+      same_feature = same_feature || cs.points[i].feature == sl->key.feature;
+      if (d < nearest_d) nearest_d = d, nearest = i;
+    }
+    if (same_feature || nearest_d <= margin) continue;
+    const Vec3 n = cs.points[nearest].normal;
+    const double gap = n.dot(pb - pa);
+    const double slid = ((pb - pa) - gap * n).norm();
+    if (std::abs(gap) > margin || slid > margin) continue;
+    cs.points.push_back(make_contact_point(pa, pb, n, -gap, sl->key.feature));
+  }
+}
+
 void build_quasistatic_system(const Model& model, const State& s, const Input& in, const QuasistaticOptions& o,
                               const QuasistaticPartition& part, KinematicsData& kin, QuasistaticBuildScratch& sc,
                               QuasistaticSystem& sys) {
@@ -161,8 +196,10 @@ void build_quasistatic_system(const Model& model, const State& s, const Input& i
   sys.contacts.clear();
   sys.directions.clear();
   std::vector<double> arms;
-  for (const ContactSet& cs : sc.contact_sets) {
+  const bool persist = o.persistent_points && o.contact_points == ContactPoints::Manifold;
+  for (ContactSet& cs : sc.contact_sets) {
     if (cs.points.empty()) continue;
+    if (persist) add_persistent_points(model, kin, s.contacts, copt.margin, cs);
     const Geom &ga = model.geoms[cs.geom_a], &gb = model.geoms[cs.geom_b];
     const ContactMaterial& cm = model.contact_material(ga.material, gb.material);
     auto add = [&](const ContactPoint& p) {

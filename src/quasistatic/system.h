@@ -9,6 +9,7 @@
 // integrate_q. For joints whose v is q̇ (slides, hinges) this is the paper's Δq.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "collision/broadphase.h"
@@ -81,6 +82,29 @@ struct QuasistaticBuildScratch {
   MatX M;
   VecX c, passive;
 };
+
+// What the quasistatic stepper keeps of each contact in its slot of State::contacts: the
+// hypothetical penetration φ̄ (seed 003, V.B), the MIQP's modes of the contact's pairs as
+// bits (z_n, then z_f per direction, then z_s), and its witness points fixed in their bodies
+// (body A's frame, body B's frame).
+namespace quasistatic_slot {
+constexpr int kPhiBar = 0, kHasPhiBar = 1, kModes = 2, kHasModes = 3, kWitnessA = 4, kWitnessB = 7, kHasWitnesses = 10;
+static_assert(kHasWitnesses < ContactSlot::kValues);
+}  // namespace quasistatic_slot
+
+// A slot's witness points (on A, on B) in the world at the kinematics `kin`.
+std::pair<Vec3, Vec3> slot_witnesses(const Model& model, const KinematicsData& kin, const ContactSlot& slot);
+
+// Adds to `cs` (a pair the collider reported within `margin`) the points of its slots in
+// `table` that it no longer reports. A collider's manifold is not continuous in the pose: a
+// pad touching a tilted edge reports the patch's corners while they overlap and one witness
+// once the gap opens by a micron; the lost corner's row then leaves the linearization, and
+// one step can swing the object through it. Such a point is kept, at its witnesses fixed in
+// their bodies, with the normal of the nearest reported point, while its gap is within the
+// margin, its witnesses have slid apart by less than the margin, and no reported point (nor
+// its feature) is within the margin of it.
+void add_persistent_points(const Model& model, const KinematicsData& kin, const ContactTable& table, double margin,
+                           ContactSet& cs);
 
 // The system at state s under input `in` (kinematics in `kin` are computed here).
 void build_quasistatic_system(const Model& model, const State& s, const Input& in, const QuasistaticOptions& options,

@@ -26,29 +26,28 @@ void ScratchDeleter::operator()(QuasistaticScratch* p) const { delete p; }
 
 namespace {
 
-// ContactSlot::values of this stepper: the hypothetical penetration (seed 003 V.B), the
-// MIQP's modes of the contact's pairs as bits (z_n, then z_f per direction, then z_s), and
-// where the contact was (world, the middle of its two points).
-constexpr int kPhiBar = 0, kHasPhiBar = 1, kModes = 2, kHasModes = 3, kPosition = 4;
-
-static_assert(kPosition + 3 <= ContactSlot::kValues);
+namespace slot = quasistatic_slot;
 
 Vec3 contact_middle(const QuasistaticContact& c) { return 0.5 * (c.point_a + c.point_b); }
 
 // The slot whose modes hint contact c: its own (`own`, null if new), else the nearest one of
 // the same geom pair (a flat patch's points are picked among near-equal candidates and
 // change ids between steps while the patch and its modes stay).
-const ContactSlot* hint_slot(const ContactTable& table, const QuasistaticContact& c, const ContactSlot* own) {
-  if (own) return own->values[kHasModes] ? own : nullptr;
+const ContactSlot* hint_slot(const Model& model, const KinematicsData& kin, const ContactTable& table,
+                             const QuasistaticContact& c, const ContactSlot* own) {
+  if (own) return own->values[slot::kHasModes] ? own : nullptr;
   const ContactSlot* best = nullptr;
   double best_d = kInf;
   const Vec3 at = contact_middle(c);
-  table.for_each([&](const ContactSlot& slot) {
-    if (slot.key.geom_a != c.geom_a || slot.key.geom_b != c.geom_b || !slot.values[kHasModes]) return;
-    const double d = (Vec3(slot.values[kPosition], slot.values[kPosition + 1], slot.values[kPosition + 2]) - at).norm();
+  table.for_each([&](const ContactSlot& sl) {
+    if (sl.key.geom_a != c.geom_a || sl.key.geom_b != c.geom_b || !sl.values[slot::kHasModes] ||
+        !sl.values[slot::kHasWitnesses])
+      return;
+    const auto [pa, pb] = slot_witnesses(model, kin, sl);
+    const double d = (0.5 * (pa + pb) - at).norm();
     if (d < best_d) {
       best_d = d;
-      best = &slot;
+      best = &sl;
     }
   });
   return best;
@@ -126,11 +125,11 @@ void step_quasistatic(const Model& model, State& s, const Input& in, const Formu
   sc.mode_hint.assign(miqp ? 2 * sys.nc() + sys.nd() : 0, 0);
   for (int i = 0; i < sys.nc(); ++i) {
     const QuasistaticContact& c = sys.contacts[i];
-    const ContactSlot* slot = s.contacts.find({c.geom_a, c.geom_b, c.feature});
-    if (slot && slot->values[kHasPhiBar]) sc.phi_bar_prev[i] = slot->values[kPhiBar];
+    const ContactSlot* own = s.contacts.find({c.geom_a, c.geom_b, c.feature});
+    if (own && own->values[slot::kHasPhiBar]) sc.phi_bar_prev[i] = own->values[slot::kPhiBar];
     if (!miqp) continue;
-    const ContactSlot* hint = modes_fit(sys) ? hint_slot(s.contacts, c, slot) : nullptr;
-    const std::uint64_t bits = hint ? static_cast<std::uint64_t>(hint->values[kModes]) : open;
+    const ContactSlot* hint = modes_fit(sys) ? hint_slot(model, ws.kin, s.contacts, c, own) : nullptr;
+    const std::uint64_t bits = hint ? static_cast<std::uint64_t>(hint->values[slot::kModes]) : open;
     for (int b = 0; b < nbits; ++b) sc.mode_hint[miqp_pair(sys, i, b)] = static_cast<int>((bits >> b) & 1);
   }
   const QuasistaticSolution sol = solve_quasistatic(sys, o, &sc.phi_bar_prev, miqp ? &sc.mode_hint : nullptr);
@@ -145,17 +144,22 @@ void step_quasistatic(const Model& model, State& s, const Input& in, const Formu
   s.contacts.begin();
   for (int i = 0; i < sys.nc(); ++i) {
     const QuasistaticContact& c = sys.contacts[i];
-    ContactSlot& slot = s.contacts.touch({c.geom_a, c.geom_b, c.feature}, s.t);
-    slot.values[kPhiBar] = phi_bar[i];
-    slot.values[kHasPhiBar] = 1.0;
+    ContactSlot& sl = s.contacts.touch({c.geom_a, c.geom_b, c.feature}, s.t);
+    sl.values[slot::kPhiBar] = phi_bar[i];
+    sl.values[slot::kHasPhiBar] = 1.0;
     const bool modes = static_cast<int>(sol.modes.size()) == 2 * sys.nc() + sys.nd() && modes_fit(sys);
     std::uint64_t bits = 0;
     for (int b = 0; modes && b < nbits; ++b)
       if (sol.modes[miqp_pair(sys, i, b)]) bits |= std::uint64_t{1} << b;
-    slot.values[kModes] = static_cast<double>(bits);
-    slot.values[kHasModes] = modes ? 1.0 : 0.0;
-    const Vec3 middle = contact_middle(c);
-    for (int a = 0; a < 3; ++a) slot.values[kPosition + a] = middle[a];
+    sl.values[slot::kModes] = static_cast<double>(bits);
+    sl.values[slot::kHasModes] = modes ? 1.0 : 0.0;
+    // The witnesses in their bodies at the step's start (ws.kin is at s.q before the step).
+    const Vec3 wa = ws.kin.X_WB[c.body_a].inverse() * c.point_a, wb = ws.kin.X_WB[c.body_b].inverse() * c.point_b;
+    for (int a = 0; a < 3; ++a) {
+      sl.values[slot::kWitnessA + a] = wa[a];
+      sl.values[slot::kWitnessB + a] = wb[a];
+    }
+    sl.values[slot::kHasWitnesses] = 1.0;
   }
   s.contacts.end();
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "../common/temp_dir.h"
+#include "collision/narrowphase.h"
 #include "io/scene.h"
 #include "kinematics/kinematics.h"
 #include "quasistatic/schemes.h"
@@ -107,6 +108,74 @@ TEST(QuasistaticSystem, ANegativeTorsionalFrictionIsRejectedNamingItsMaterial) {
   const std::string what = test::input_error([&] { load_scene(ball_scene(dir, -0.01)); });
   EXPECT_NE(what.find("ball.yaml:6: contact material 'rubber/wood'"), std::string::npos) << what;
   EXPECT_NE(what.find("torsional_friction"), std::string::npos) << what;
+}
+
+
+// A block resting flat on a table: its four corners are contacts, and each step's slots keep
+// their witnesses in their bodies.
+std::string block_scene(const test::TempDir& dir) {
+  return dir.write("block.yaml", R"(
+duration: 0.01
+options: {dt: 0.01, stepper: quasistatic, scheme: lcp, gravity: [0, 0, -9.81]}
+geoms:
+  - {name: table, type: plane}
+bodies:
+  - name: block
+    pos: [0, 0, 0.02]
+    joint: free
+    mass: 1.0
+    geoms:
+      - {name: block_geom, type: box, size: [0.05, 0.03, 0.02]}
+)");
+}
+
+// A collider that loses three of the four corners (as a tilted pair does once its gap opens
+// by a micron) gets them back from the slots, at their gaps and with the reported normal;
+// a corner the collider still reports is not doubled; a point lifted or slid by more than the
+// margin is not kept.
+TEST(QuasistaticSystem, PersistentPointsRestoreCornersTheColliderNoLongerReports) {
+  test::TempDir dir;
+  const Scene scene = load_scene(block_scene(dir));
+  const Model& model = *scene.model;
+  State s = make_state(model);
+  Workspace ws;
+  step(model, s, ws);  // the LCP holds the block still and writes the four corners' slots
+  ASSERT_EQ(s.contacts.size(), 4);
+  const double margin = model.options.contact_margin;
+  const int table = model.find_geom("table"), block = model.find_geom("block_geom");
+
+  auto restored = [&](const Vec3& shift, double lost_gap_expected) {
+    State moved = s;
+    for (int a = 0; a < 3; ++a) moved.q[a] += shift[a];
+    KinematicsData kin;
+    forward_kinematics(model, moved.q, kin);
+    const ContactSet full =
+        collide_geoms(model, table, geom_pose(model, kin, table), block, geom_pose(model, kin, block), 0.01, {});
+    EXPECT_EQ(full.points.size(), 4u);
+    ContactSet cs = full;
+    cs.points.resize(1);  // the collider "loses" three corners
+    add_persistent_points(model, kin, moved.contacts, margin, cs);
+    for (size_t i = 1; i < cs.points.size(); ++i) {
+      EXPECT_NEAR(-cs.points[i].depth, lost_gap_expected, 1e-12);
+      EXPECT_NEAR((cs.points[i].normal - cs.points[0].normal).norm(), 0.0, 1e-12);
+      // each restored point is one of the corners the collider reports with everything
+      double nearest = kInf;
+      for (const ContactPoint& p : full.points) nearest = std::min(nearest, (p.point_b - cs.points[i].point_b).norm());
+      EXPECT_LT(nearest, 1e-12);
+    }
+    return static_cast<int>(cs.points.size());
+  };
+  EXPECT_EQ(restored(Vec3::Zero(), 0.0), 4);
+  EXPECT_EQ(restored(Vec3(0, 0, 0.5 * margin), 0.5 * margin), 4);   // lifted within the margin
+  EXPECT_EQ(restored(Vec3(0, 0, 2.0 * margin), 0.0), 1);            // lifted beyond it
+  EXPECT_EQ(restored(Vec3(2.0 * margin, 0, 0), 0.0), 1);            // slid beyond it
+
+  // With everything reported nothing is added.
+  KinematicsData kin;
+  forward_kinematics(model, s.q, kin);
+  ContactSet cs = collide_geoms(model, table, geom_pose(model, kin, table), block, geom_pose(model, kin, block), margin, {});
+  add_persistent_points(model, kin, s.contacts, margin, cs);
+  EXPECT_EQ(cs.points.size(), 4u);
 }
 
 }  // namespace
