@@ -33,8 +33,10 @@ TEST(SweepExamples, RobotiqHoldGridIsMonotoneInFrictionAndGrip) {
   ASSERT_EQ(held.size(), 25u);
   for (const auto& [a, ha] : held)
     for (const auto& [b, hb] : held)
-      if (b.first >= a.first && b.second >= a.second && ha) EXPECT_TRUE(hb) << "held at mu " << a.first << ", command " << a.second
-                                                                             << " but not at mu " << b.first << ", command " << b.second;
+      if (b.first >= a.first && b.second >= a.second && ha) {
+        EXPECT_TRUE(hb) << "held at mu " << a.first << ", command " << a.second << " but not at mu " << b.first
+                        << ", command " << b.second;
+      }
   for (double mu : {0.01, 0.02, 0.05, 0.2, 0.7}) EXPECT_FALSE((held[{mu, 105.0}])) << mu;
   EXPECT_TRUE((held[{0.7, 255.0}]));
 }
