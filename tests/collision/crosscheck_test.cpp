@@ -124,3 +124,42 @@ TEST(CrossCheck, MprFindsTheEpaContacts) {
 
 }  // namespace
 }  // namespace graspsim
+
+namespace graspsim {
+namespace {
+
+// A pad's bottom edge across a leaning prism's vertical edge (a parallel-jaw pad on a
+// polygonal cylinder that tilted in the grasp). The contact normal is the edges' common
+// perpendicular, which is neither shape's face axis, and the witness is where the edges
+// cross. Before the supporting features' edge pairs were tried, EPA's normal was off by
+// 4e-4 rad, its depth 44 um where the shapes touched, and its point 100 mm up the prism.
+TEST(CrossCheck, CrossingEdgesTouchAlongTheirCommonPerpendicular) {
+  const double radius = 0.03, height = 0.12, lean = 0.01, depth = 1e-6;
+  std::vector<Vec3> pts;  // an octagonal prism with a vertical edge towards +y
+  for (int k = 0; k < 8; ++k) {
+    const double phi = M_PI / 2 + k * M_PI / 4;
+    for (double z : {0.0, height}) pts.emplace_back(radius * std::cos(phi), radius * std::sin(phi), z);
+  }
+  const auto prism = testing::hull_mesh(pts);
+  // The pad: x ∈ [−0.01, 0.01], y ∈ [0, 0.01], z ∈ [0.02, 0.04]; its bottom edge runs along x at (y, z) = (0, 0.02).
+  const ConvexShape pad = make_shape(GeomType::Box, Vec3(0.01, 0.005, 0.01), Pose{Vec3(0, 0.005, 0.03), Quat::Identity()});
+  // The prism leans away from the pad going up; its edge (0, r, h) crosses the pad's edge at h = 0.03.
+  const Quat tilt(Eigen::AngleAxisd(lean, Vec3::UnitX()));
+  const Vec3 on_edge = tilt * Vec3(0, radius, 0.03);
+  const Vec3 normal(0, -std::cos(lean), -std::sin(lean));  // pad → prism, ⟂ both edges
+  const Vec3 crossing(0, 0, 0.02);
+  const ConvexShape body = make_shape(GeomType::ConvexMesh, Vec3::Ones(),
+                                      Pose{crossing - on_edge - depth * normal, tilt}, prism.get());
+  ContactSet cs;
+  collide_convex_general(pad, body, 0.0, CollideOptions{}, cs);
+  ASSERT_EQ(cs.points.size(), 1u);
+  const ContactPoint& c = cs.points[0];
+  EXPECT_NEAR(c.depth, depth, 1e-9);
+  EXPECT_GT(c.normal.dot(normal), std::cos(1e-7));
+  // EPA's witness tolerance is not at stake: the crossing is exact to round-off.
+  EXPECT_LT((c.point_a - crossing).norm(), 1e-9) << c.point_a.transpose();
+  EXPECT_LT((c.point_b - (crossing - depth * normal)).norm(), 1e-9) << c.point_b.transpose();
+}
+
+}  // namespace
+}  // namespace graspsim
