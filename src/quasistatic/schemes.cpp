@@ -204,7 +204,9 @@ std::vector<int> convex_modes(const QuasistaticSystem& s, const QuasistaticSolut
   std::vector<int> z(L.nz, 1);
   const VecX slide = s.Jf_u * c.dv_u + s.Jf_a * c.dv_a;
   constexpr double kImpulse = 1e-12;  // N·s: far below any impulse that carries a load
-  constexpr double kSlip = 1e-9;      // m in one step: below the solvers' feasibility tolerance
+  // m in one step: the convex scheme's regularised grip slips ~1e-9 m at pads that hold (the
+  // 3D pick's lift), which as sliding modes made the hint infeasible
+  constexpr double kSlip = 1e-7;
   for (int i = 0; i < L.nc; ++i) {
     const auto dirs = slide.segment(i * s.ndir(), s.ndir());
     if (c.Pn[i] <= kImpulse) {
@@ -269,6 +271,7 @@ QuasistaticSolution solve_miqp_scheme(const QuasistaticSystem& s, const Quasista
     if (mode_hint) bo.mode_hint = *mode_hint;
     if (!fixed_a) bo.heuristic_hints = [&] { return physical_hints(s, o); };
     bo.max_nodes = o.miqp_max_nodes;
+    bo.gap_rel = o.miqp_gap_rel;
     r = solve_complementarity_bb(cqp, bo);
     sol.solver = "complementarity_bb";
     if (r.status == MiqpStatus::Failed) {

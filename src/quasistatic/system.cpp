@@ -55,6 +55,8 @@ void validate_quasistatic(const Model& model, const QuasistaticOptions& o) {
   require(std::isfinite(o.stiffness) && o.stiffness > 0, opt, "'stiffness' must be a positive number (N/m)");
   require(std::isfinite(o.big_m) && o.big_m > 0, opt, "'big_m' must be a positive number");
   require(std::isfinite(o.objective_scale) && o.objective_scale > 0, opt, "'objective_scale' must be positive");
+  require(std::isfinite(o.miqp_gap_rel) && o.miqp_gap_rel >= 0 && o.miqp_gap_rel < 1, opt,
+          "'miqp_gap_rel' must be a fraction in [0, 1)");
   require(std::isfinite(o.regularization) && o.regularization > 0, opt, "'regularization' must be positive");
   require(std::isfinite(o.point_spacing) && o.point_spacing >= 0, opt, "'point_spacing' must be a length >= 0 (m)");
   auto check_torsion = [](const ContactMaterial& cm) {

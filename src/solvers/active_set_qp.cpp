@@ -12,6 +12,9 @@ namespace graspsim {
 namespace {
 
 enum Side : int { Lower = -1, Equal = 0, Upper = 1 };
+// A row whose component outside the working set's span is below this fraction of its norm
+// is dependent on it.
+constexpr double kDependent = 1e-9;
 struct Active {
   int row;
   Side side;
@@ -82,6 +85,8 @@ class WorkingSetQr {
       Q_.applyOnTheRight(c, c + 1, g);
     }
   }
+  // The norm of a's component outside the span of the working set's rows.
+  double outside_span(const VecX& a) const { return (Q_.rightCols(Q_.cols() - k_).transpose() * a).norm(); }
   int k() const { return k_; }
   const MatX& Q() const { return Q_; }
   MatX Z() const { return Q_.rightCols(Q_.cols() - k_); }
@@ -215,6 +220,7 @@ ActiveSetResult solve_active_set_qp(const BoxedRowsQp& qp_in, const VecX& x0, do
         return res;
       }
       in_work[work[leave].row] = 0;
+      std::replace(in_work.begin(), in_work.end(), char{2}, char{0});  // the span shrank
       just_left = work[leave].row;
       work.erase(work.begin() + leave);
       ws.erase(leave);
@@ -261,9 +267,18 @@ ActiveSetResult solve_active_set_qp(const BoxedRowsQp& qp_in, const VecX& x0, do
     stalled = zero_step ? stalled + 1 : 0;
     x += alpha * p;
     if (block.row >= 0) {
+      const VecX a = qp.A.row(block.row).transpose();
+      if (ws.outside_span(a) <= kDependent * row_norm[block.row]) {
+        // Within rounding of the working set's span (a degenerate vertex): its rows hold
+        // this one, and as a column of R it would be a near-zero pivot (7e-10 on a 3D
+        // pick's node QP, whose next Newton steps then went 1e7 outside the rows). It stops
+        // blocking until a row leaves.
+        in_work[block.row] = 2;
+        continue;
+      }
       if (qp.lo[block.row] == qp.hi[block.row]) block.side = Equal;
       work.push_back(block);
-      ws.append(qp.A.row(block.row).transpose());
+      ws.append(a);
       in_work[block.row] = 1;
     }
   }

@@ -17,6 +17,12 @@ namespace graspsim {
 namespace {
 
 constexpr double kClpInf = 1e30;  // Clp's "no bound"
+constexpr double kDropRelative = 1e-10;
+// The active-set QP's point may miss rows by this many feasibility_tol: rows that depend on
+// its working set to within rounding (two points of one pad, normals equal to 1e-16) are
+// held by the working set, and its steps cross them by ~1e-9 of their length (4e-9 on a 3D
+// pick's node, where the LP's vertex that stood in instead cost 5.3 against 8e-6).
+constexpr double kQpRowSlack = 10.0;
 
 double clp_bound(double v) { return std::clamp(v, -kClpInf, kClpInf); }
 
@@ -35,7 +41,8 @@ struct Node {
 // Optimality: the primal active-set QP (active_set_qp.h) from that feasible vertex, on the
 // rows [A, W x (for w), W x + λ (for w + λ), x (bounds)]. (Clp's own quadratic primal loops
 // on these degenerate problems.)
-enum class NodeOutcome { Infeasible, Exact, Approximate };
+// Undecided: Clp neither proved the node infeasible nor returned a point that meets its rows.
+enum class NodeOutcome { Infeasible, Exact, Approximate, Undecided };
 
 class NodeSolver {
  public:
@@ -50,10 +57,18 @@ class NodeSolver {
       cols.push_back(c);
       vals.push_back(v);
     };
-    for (int r = 0; r < m; ++r)
-      for (int c = 0; c < n_; ++c) put(r, c, p.A(r, c));
+    // Entries below kDropRelative of their row's largest (at least 1) are round-off (a
+    // Jacobian's 1e-16 and 1e-22 where a lever arm vanishes), no pivots for a simplex. The
+    // LP's rows then differ from the exact ones by at most 1e-10 of their scale times |x|,
+    // below feasibility_tol, and every point the LP returns is checked against the exact rows.
+    auto put_row = [&](int r, const auto& row, double floor) {
+      const double cut = kDropRelative * std::max(floor, row.cwiseAbs().maxCoeff());
+      for (int c = 0; c < n_; ++c)
+        if (std::abs(row[c]) > cut) put(r, c, row[c]);
+    };
+    for (int r = 0; r < m; ++r) put_row(r, p.A.row(r), 0.0);
     for (int j = 0; j < np_; ++j) {
-      for (int c = 0; c < n_; ++c) put(m + j, c, p.W(j, c));
+      put_row(m + j, p.W.row(j), 1.0);
       put(m + j, n_ + j, -1.0);
       put(m + np_ + j, n_ + j, 1.0);
       put(m + np_ + j, p.lambda[j], 1.0);
@@ -75,9 +90,13 @@ class NodeSolver {
     }
     lp_.setLogLevel(0);
     lp_.loadProblem(matrix, col_lo.data(), col_hi.data(), zero.data(), row_lo.data(), row_hi.data());
+    // Unscaled: with Clp's scaling its tolerances held on the scaled rows while unscaled
+    // ones stayed missed by 1e-8 (the 3D pick's step 594), and the rows here are already of
+    // one magnitude (unit normals, lever arms, identities).
+    lp_.scaling(0);
     lp_.setPrimalTolerance(1e-10);
     lp_.setDualTolerance(1e-10);
-    lp_.setMaximumIterations(100000);
+    lp_.setMaximumIterations(10000);  // ~50x the rows: beyond it the simplex is cycling
 
     // The objective is a distance when only curved variables carry a linear term:
     // ½ xᵀHx + cᵀx = ½ ‖u‖² + const with u_k = √h_k x_k + c_k/√h_k (k curved).
@@ -107,7 +126,7 @@ class NodeSolver {
   }
 
   // Solves the node's relaxation into x, w. Approximate: the QP did not reach a verified
-  // optimum, and x is the LP's feasible vertex. Throws std::runtime_error if Clp fails.
+  // optimum, and x is the LP's feasible vertex. Undecided: see undecided_reason().
   NodeOutcome solve(const Node& node, VecX& x, VecX& w) {
     set_bounds(node);
     const int total = lp_.numberColumns() + lp_.numberRows();
@@ -115,30 +134,33 @@ class NodeSolver {
       std::copy(node.basis.begin(), node.basis.end(), lp_.statusArray());
     else
       lp_.allSlackBasis(true);
-    lp_.dual();
-    // The warm dual simplex sometimes declares a feasible node infeasible, or an infeasible
-    // one solved (both seen on the 3D pick): whatever it says that the rows do not confirm,
-    // a cold primal simplex decides.
+    // The primal simplex from the parent's basis: the dual one (the textbook choice after a
+    // bound change) has a zero objective here, every reduced cost degenerate, and on the 3D
+    // pick its dual errors became NaN and Clp's assertion aborted the program (steps 929,
+    // 1061, 1100). Whatever the warm start says that the rows do not confirm, a cold primal
+    // simplex decides. The objective is zero, so any point that meets the rows is optimal:
+    // Clp's "stopped on errors" with such a point (step 999 of the pick) is a feasible node.
+    lp_.primal();
     VecX x0 = Eigen::Map<const VecX>(lp_.primalColumnSolution(), n_);
-    if (!lp_.isProvenOptimal() || row_violation(x0) > tol_) {
-      lp_.allSlackBasis(true);
-      lp_.primal();
-      if (lp_.isProvenPrimalInfeasible()) return NodeOutcome::Infeasible;
-      x0 = Eigen::Map<const VecX>(lp_.primalColumnSolution(), n_);
-      if (!lp_.isProvenOptimal() || row_violation(x0) > tol_) {
-        // Clp meets its tolerance on the scaled rows; unscaled a row can stay missed by
-        // 1e-8 (seen on the 3D pick's grasp). The simplex without scaling decides those.
-        const int scaling = lp_.scalingFlag();
-        lp_.scaling(0);
+    if (lp_.isProvenPrimalInfeasible() || row_violation(x0) > tol_) {
+      // Cold, unscaled and then scaled (each has stopped with rows missed by 2e-9 where the
+      // other did not, on the 3D pick).
+      bool decided = false;
+      for (const int scaling : {0, 3}) {
+        lp_.scaling(scaling);
         lp_.allSlackBasis(true);
         lp_.primal();
-        lp_.scaling(scaling);
-        if (lp_.isProvenPrimalInfeasible()) return NodeOutcome::Infeasible;
         x0 = Eigen::Map<const VecX>(lp_.primalColumnSolution(), n_);
+        if (lp_.isProvenPrimalInfeasible()) break;
+        if ((decided = row_violation(x0) <= tol_)) break;
       }
-      if (!lp_.isProvenOptimal() || row_violation(x0) > tol_)
-        throw std::runtime_error("Clp could not decide a node's feasibility (status " + std::to_string(lp_.status()) +
-                                 ", rows missed by " + show(row_violation(x0)) + ")");
+      lp_.scaling(0);
+      if (lp_.isProvenPrimalInfeasible()) return NodeOutcome::Infeasible;
+      if (!decided) {
+        undecided_reason_ = "Clp could not decide a node's feasibility (status " + std::to_string(lp_.status()) +
+                            ", rows missed by " + show(row_violation(x0)) + ")";
+        return NodeOutcome::Undecided;
+      }
     }
     basis_.assign(lp_.statusArray(), lp_.statusArray() + total);
     // The active-set QP is the faster; its point is checked (it has crept off a degenerate
@@ -153,7 +175,7 @@ class NodeSolver {
       if (method_ != Method::MinNormPoint || linear_flat_) {
         const ActiveSetResult r = solve_active_set_qp(qp_, x0);
         x = r.x;
-        exact = r.status == ActiveSetResult::Status::Optimal && row_violation(x) <= tol_;
+        exact = r.status == ActiveSetResult::Status::Optimal && row_violation(x) <= kQpRowSlack * tol_;
       }
       if (!exact && !linear_flat_ && method_ != Method::ActiveSet)
         exact = min_norm_point(x0, x) && row_violation(x) <= tol_;
@@ -165,6 +187,8 @@ class NodeSolver {
 
   // The feasibility LP's basis, the children's warm start.
   const std::vector<unsigned char>& basis() const { return basis_; }
+  // Why the last Undecided node was undecided.
+  const std::string& undecided_reason() const { return undecided_reason_; }
 
  private:
   // The largest violation of the node's rows at x, each in units of its largest
@@ -301,6 +325,7 @@ class NodeSolver {
   std::vector<int> curved_;   // variables with h_k > 0
   bool linear_flat_ = false;  // some variable without curvature has a linear cost
   std::vector<unsigned char> basis_;  // the last node's feasibility basis
+  std::string undecided_reason_;
   ClpSimplex lp_;
   BoxedRowsQp qp_;
   VecX row_scale_;  // each row of qp_.A's largest |coefficient|, at least 1
@@ -404,7 +429,11 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
   VecX x, w, best_x;
   double best = kInf;
   int approximate = 0;  // nodes whose QP stood in by its LP vertex: no proof below them
-  auto gap = [&] { return std::max(o.gap_abs, o.gap_rel * std::abs(best)); };
+  // Nodes Clp could not decide (step 1972 of the 3D pick, rows missed by 2e-8 after every
+  // simplex): skipped, so no proof below them, and without an incumbent no infeasibility.
+  int undecided = 0;
+  const double floor = objective_floor(p);
+  auto gap = [&] { return std::max(o.gap_abs, o.gap_rel * std::max(0.0, best - floor)); };
   // A relaxed solution that satisfies every pair is a candidate; else the most violated
   // pair is returned for branching (−1: candidate).
   auto most_violated = [&](const VecX& xs, const VecX& ws, const Node& node) {
@@ -449,7 +478,12 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
         Node node = std::move(stack.back());
         stack.pop_back();
         ++res.nodes;
-        if (solver.solve(node, x, w) == NodeOutcome::Infeasible) continue;
+        const NodeOutcome outcome = solver.solve(node, x, w);
+        if (outcome == NodeOutcome::Infeasible) continue;
+        if (outcome == NodeOutcome::Undecided) {
+          ++undecided;
+          continue;
+        }
         const double f = objective(p, x);
         if (best_x.size() && f >= best - gap()) continue;  // (gap() is infinite without an incumbent)
         const int j = most_violated(x, w, node);
@@ -464,7 +498,6 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
     if (!o.mode_hint.empty()) try_hint(o.mode_hint);
     // The objective's least value over the bounds alone bounds every node: an incumbent there
     // (a command followed exactly) is optimal without a search.
-    const double floor = objective_floor(p);
     const bool settled = best_x.size() && best <= floor + gap();
     if (o.heuristic_hints && !settled)
       for (const std::vector<int>& modes : o.heuristic_hints()) {
@@ -490,6 +523,10 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
       ++res.nodes;
       const NodeOutcome outcome = solver.solve(node, x, w);
       if (outcome == NodeOutcome::Infeasible) continue;
+      if (outcome == NodeOutcome::Undecided) {
+        ++undecided;
+        continue;
+      }
       if (outcome == NodeOutcome::Approximate) ++approximate;
       const double f = objective(p, x);
       if (f >= best - gap()) continue;
@@ -521,9 +558,16 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
     if (res.message.empty()) res.message = "stopped";
     if (best_x.size()) res.message += "; the incumbent is returned, its optimality not proven";
   } else if (best_x.size()) {
-    res.status = approximate ? MiqpStatus::Feasible : MiqpStatus::Optimal;
+    res.status = approximate || undecided ? MiqpStatus::Feasible : MiqpStatus::Optimal;
     if (approximate)
       res.message = std::to_string(approximate) + " node QP(s) not solved exactly: optimality not proven";
+    if (undecided)
+      res.message += (approximate ? "; " : "") + std::to_string(undecided) + " node(s) undecided (" + solver.undecided_reason() +
+                     "): optimality not proven";
+  } else if (undecided) {
+    res.status = MiqpStatus::Failed;
+    res.message = "no complementary point found; " + std::to_string(undecided) + " node(s) undecided (" +
+                  solver.undecided_reason() + ")";
   } else {
     // Without an incumbent nothing was pruned by bound: the search was exhaustive.
     res.status = MiqpStatus::Infeasible;

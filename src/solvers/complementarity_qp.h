@@ -69,7 +69,10 @@ struct ComplementarityBbOptions {
   std::function<std::vector<std::vector<int>>()> heuristic_hints;
   int hint_dive_nodes = 50;
   double feasibility_tol = 1e-9;   // rows, bounds and complementarity min(w_j, λ_j), in their units
-  double gap_abs = 1e-15;          // a node is pruned when bound ≥ incumbent − max(gap_abs, gap_rel·|incumbent|)
+  // A node is pruned when bound ≥ incumbent − max(gap_abs, gap_rel·(incumbent − floor)), floor
+  // the objective's least value over the bounds (the command followed exactly): the gap is
+  // relative to the part of the objective a mode can change, not to its arbitrary offset.
+  double gap_abs = 1e-15;
   double gap_rel = 1e-9;
   int max_nodes = 100000;          // once an incumbent exists: stop here with it (Feasible)
   // The node QP: the active-set QP with Wolfe's minimum-norm point where its point fails
