@@ -57,7 +57,7 @@ class Parameters {
     }
     if (!in_progress_.insert(name).second)
       throw LocatedError(node->loc.str() + ": parameter '" + name + "' depends on itself");
-    if (node->is_map()) node = &choice(*node, name);
+    if (node->is_map()) node = &choice(*node, "parameter '" + name + "'");
     if (!node->is_scalar() || node->scalar.empty())
       throw LocatedError(node->loc.str() + ": key '" + name + "': expected a number or an expression");
     const std::string& s = node->scalar;
@@ -105,23 +105,23 @@ class Parameters {
     return out;
   }
 
+  // A value chosen by a text parameter's word: {by: scheme, lcp: 20, miqp: 39}.
+  // `what` names the value in errors ("parameter 'x'", "key 'geoms[0]'").
+  const YamlNode& choice(const YamlNode& node, const std::string& what) const {
+    const YamlNode* by = node.find("by");
+    if (!by || !by->is_scalar()) throw LocatedError(node.loc.str() + ": " + what + ": a map needs 'by: <text parameter>'");
+    const std::string* word = text(by->scalar);
+    if (!word) throw LocatedError(by->loc.str() + ": " + what + ": '" + by->scalar + "' is not a text parameter");
+    const YamlNode* value = node.find(*word);
+    if (!value) throw LocatedError(node.loc.str() + ": " + what + ": no value for " + by->scalar + " = '" + *word + "'");
+    return *value;
+  }
+
  private:
   const YamlNode* section_;
   std::vector<std::string> names_;
   std::map<std::string, double> values_;
   std::set<std::string> in_progress_;
-
-  // A parameter chosen by a text parameter's word: {by: scheme, lcp: 20, miqp: 39}.
-  const YamlNode& choice(const YamlNode& node, const std::string& name) const {
-    const YamlNode* by = node.find("by");
-    if (!by || !by->is_scalar())
-      throw LocatedError(node.loc.str() + ": parameter '" + name + "': a map needs 'by: <text parameter>'");
-    const std::string* word = text(by->scalar);
-    if (!word) throw LocatedError(by->loc.str() + ": parameter '" + name + "': '" + by->scalar + "' is not a text parameter");
-    const YamlNode* value = node.find(*word);
-    if (!value) throw LocatedError(node.loc.str() + ": parameter '" + name + "': no value for " + by->scalar + " = '" + *word + "'");
-    return *value;
-  }
 
   // `name` (possibly padded with blanks) if it is a text parameter's name.
   const std::string* text_of(const std::string& inner) const {
@@ -131,6 +131,12 @@ class Parameters {
 };
 
 void substitute(YamlNode& node, const std::string& key, Parameters& params) {
+  if (node.is_map() && node.find("by")) {  // a value chosen by a word: the chosen one replaces the map
+    YamlNode chosen = params.choice(node, "key '" + key + "'");
+    node = std::move(chosen);
+    substitute(node, key, params);
+    return;
+  }
   if (node.is_map()) {
     for (auto& e : node.entries) substitute(e.value, e.key, params);
   } else if (node.is_sequence()) {

@@ -277,6 +277,39 @@ geoms: [{type: plane}]
   EXPECT_EQ(o.model->options.spook.solver, SolverType::Direct);
 }
 
+// Any scene value may be chosen by a word, a geom's whole map included (its keys differ
+// between types: a cylinder's size, a mesh's file).
+TEST(Scene, AWordChoosesAWholeValueAnywhere) {
+  test::TempDir dir;
+  const std::string path = dir.write("s.yaml", R"(parameters: {shape: ball, r: 0.1}
+geoms: [{type: plane}]
+bodies:
+  - name: thing
+    joint: free
+    mass: 1
+    geoms:
+      - by: shape
+        ball: {name: g, type: sphere, size: "${r}"}
+        can: {name: g, type: cylinder, size: ["${r}", 0.2]}
+)");
+  const Scene ball = load_scene(path);
+  const Geom& g = ball.model->geoms[static_cast<size_t>(ball.model->find_geom("g"))];
+  EXPECT_EQ(g.type, GeomType::Sphere);
+  EXPECT_DOUBLE_EQ(g.size.x(), 0.1);
+  const Scene can = load_scene(path, {"parameters.shape=can"});
+  const Geom& c = can.model->geoms[static_cast<size_t>(can.model->find_geom("g"))];
+  EXPECT_EQ(c.type, GeomType::Cylinder);
+  EXPECT_DOUBLE_EQ(c.size.y(), 0.2);
+  // A word with no entry is named, with where the choice is written.
+  try {
+    load_scene(path, {"parameters.shape=cube"});
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("no value for shape = 'cube'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("s.yaml:8"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Scene, ArithmeticOnAWordParameterIsAnError) {
   test::TempDir dir;
   const std::string path = dir.write("s.yaml", "parameters: {model: cone}\nduration: \"=${model} * 2\"\n");
