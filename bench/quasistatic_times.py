@@ -4,9 +4,9 @@ Table I (mean, worst, standard deviation, binaries), from the CLI's run.json sum
 
 usage: bench/quasistatic_times.py [BUILD_DIR] [--miqp-3d-duration S]
 The MIQP runs with both of its solvers (the complementarity branch and bound, Bonmin) on
-the same steps. The 3D MIQP runs only its first S seconds (default 2.8: down to the
-pre-grasp, the object on the table, and the pads' first touch): neither solver gets through
-the grasp at a usable speed (see bench/README.md)."""
+the same steps. The branch and bound runs the whole 3D pick; Bonmin only its first S
+seconds (default 2.8: down to the pre-grasp, the object on the table, and the pads' first
+touch), as it does not get through the grasp at a usable speed (see bench/README.md)."""
 import json
 import pathlib
 import subprocess
@@ -25,10 +25,10 @@ SCHEMES = ("lcp", "miqp:branch_and_bound", "miqp:bonmin", "convex")
 runs = [("pang2d", "scenes/quasistatic/pang2d.yaml", {}, s) for s in SCHEMES]
 for obj in ("cylinder", "rounded_box"):
     for scheme in SCHEMES:
-        duration = miqp_3d if scheme.startswith("miqp") else None
+        duration = miqp_3d if scheme == "miqp:bonmin" else None
         runs.append((f"iiwa_pick/{obj}", "scenes/quasistatic/iiwa_pick.yaml", {"object": obj, "duration": duration}, scheme))
 
-print(f"{'example':22} {'scheme':24} {'steps':>6} {'mean ms':>9} {'worst ms':>9} {'std ms':>8} {'binaries':>8} {'unproven':>8}  status")
+print(f"{'example':22} {'scheme':24} {'steps':>6} {'mean ms':>9} {'worst ms':>9} {'std ms':>8} {'binaries':>8} {'unproven':>8} {'lift m':>7} dropped  status")
 for name, scene, extra, scheme in runs:
     with tempfile.TemporaryDirectory() as out:
         name_scheme, _, solver = scheme.partition(":")
@@ -49,4 +49,5 @@ for name, scene, extra, scheme in runs:
             status += ": " + run.get("error", "")[:90]
         print(f"{name:22} {scheme:24} {s.get('steps', 0):>6} {s.get('solve_ms_mean', float('nan')):>9.3f} "
               f"{s.get('solve_ms_max', float('nan')):>9.3f} {s.get('solve_ms_std', float('nan')):>8.3f} "
-              f"{s.get('binaries', 0):>8} {s.get('unproven_steps', 0):>8}  {status}", flush=True)
+              f"{s.get('binaries', 0):>8} {s.get('unproven_steps', 0):>8} {s.get('object_lift_m', float('nan')):>7.3f} "
+              f"{str(s.get('object_dropped', '')):>7}  {status}", flush=True)
