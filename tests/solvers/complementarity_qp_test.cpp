@@ -3,6 +3,7 @@
 // without mode hints.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -90,6 +91,52 @@ TEST(ComplementarityQp, BranchAndBoundMatchesEnumerationOnRandomProblems) {
     (bb.status == MiqpStatus::Optimal ? feasible : infeasible)++;
   }
   EXPECT_GT(feasible, 30);
+}
+
+// The objective's least value over the bounds alone (λ in [0, M]): each coordinate on its own.
+double floor_over_bounds(const ComplementarityQp& p) {
+  VecX lo = p.x_lo, hi = p.x_hi;
+  for (int j : p.lambda) {
+    lo[j] = 0.0;
+    hi[j] = p.big_m;
+  }
+  double f = 0.0;
+  for (int i = 0; i < p.n(); ++i) {
+    const double h = p.H(i, i);
+    const double x = h > 0 ? std::clamp(-p.c[i] / h, lo[i], hi[i]) : (p.c[i] < 0 ? hi[i] : lo[i]);
+    f += 0.5 * h * x * x + p.c[i] * x;
+  }
+  return f;
+}
+
+// gap_rel is relative to the objective above that floor (Gurobi's MIPGap on an objective
+// whose constant is the floor): an incumbent within gap_rel (best − floor) of every bound is
+// returned as optimal, so the true optimum is at most that far below it, never above.
+TEST(ComplementarityQp, ARelativeGapIsMeasuredAboveTheObjectivesFloor) {
+  std::mt19937 rng(11);
+  ComplementarityBbOptions o;
+  o.gap_rel = 0.2;
+  int optimal = 0, inexact = 0;
+  for (int t = 0; t < 20; ++t) {
+    SCOPED_TRACE(t);
+    const ComplementarityQp p = random_problem(rng, 1 + t % 3, 2 + t % 4, t % 3 == 0, t % 2 == 0);
+    const MiqpResult bb = solve_complementarity_bb(p, o);
+    const MiqpResult all = solve_miqp_enumerate(big_m_miqp(p));
+    ASSERT_NE(all.status, MiqpStatus::Failed) << all.message;
+    if (all.status == MiqpStatus::Infeasible) {
+      EXPECT_EQ(bb.status, MiqpStatus::Infeasible);
+      continue;
+    }
+    ASSERT_EQ(bb.status, MiqpStatus::Optimal) << bb.message;
+    ++optimal;
+    const double floor = floor_over_bounds(p);
+    EXPECT_LE(floor, all.objective + 1e-9);
+    EXPECT_GE(bb.objective, all.objective - 1e-8 - 1e-7 * std::abs(all.objective));
+    EXPECT_LE(bb.objective - all.objective, o.gap_rel * (bb.objective - floor) + 1e-8);
+    if (bb.objective > all.objective + 1e-6) ++inexact;
+  }
+  EXPECT_GT(optimal, 10);
+  EXPECT_GT(inexact, 0);  // the gap was used: an incumbent above the optimum was accepted
 }
 
 TEST(ComplementarityQp, EachNodeQpAloneMatchesEnumerationOnDistanceObjectives) {
