@@ -8,6 +8,7 @@
 #include <random>
 #include <thread>
 
+#include "../common/trials.h"
 #include "core/error.h"
 #include "solvers/lcp.h"
 #include "solvers/miqp.h"
@@ -176,7 +177,7 @@ MixedIntegerQp random_instance(std::mt19937& rng) {
 
 TEST(Miqp, RandomInstancesMatchEnumeration) {
   std::mt19937 rng(20240611);
-  for (int k = 0; k < 20; ++k) {
+  for (int k = 0; k < 20; k += test::kTrialStride) {
     SCOPED_TRACE("instance " + std::to_string(k));
     const MixedIntegerQp p = random_instance(rng);
     const MiqpResult b = solve_miqp_bonmin(p);
@@ -206,7 +207,7 @@ TEST(Miqp, LcpByBigMIsLemkesSolution) {
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   const double M = 10.0;
-  for (int k = 0; k < 8; ++k) {
+  for (int k = 0; k < 8; k += test::kTrialStride) {
     SCOPED_TRACE("instance " + std::to_string(k));
     const int n = 4 + k % 2;
     MixedIntegerQp p = empty_qp(n, n, 3 * n);
