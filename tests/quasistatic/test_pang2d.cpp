@@ -3,6 +3,7 @@
 // (before step l) and step l's normal forces.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -173,7 +174,7 @@ TEST(Pang2d, BranchAndBoundMatchesBonminAtEveryStep) {
     KinematicsData kin;
     QuasistaticBuildScratch scratch;
     QuasistaticSystem sys;
-    std::map<int, double> bonmin_objective;  // by step index (0: the first)
+    std::map<std::uint64_t, double> bonmin_objective;  // by step index (0: the first)
     int compared = 0;
     RunOptions options;
     options.record = false;

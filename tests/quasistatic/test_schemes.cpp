@@ -56,7 +56,7 @@ TEST(QuasistaticSchemes, MiqpOptimumMatchesEnumerationOfContactModes) {
     ASSERT_EQ(p.nz(), 8);
     MiqpOptions mo;
     mo.objective_scale = o.objective_scale;
-    // The enumeration runs Bonmin on all 256 assignments: about 240 s under the sanitizers,
+    // The enumeration runs Bonmin on all 256 assignments: about 330 s a command under the sanitizers,
     // so the default 60 s wall-clock limit made the result depend on the machine's load
     // (CI failed here). ctest's timeout still catches a hang.
     mo.time_limit_s = 1000.0;

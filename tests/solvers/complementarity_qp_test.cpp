@@ -137,7 +137,9 @@ TEST(ComplementarityQp, ARelativeGapIsMeasuredAboveTheObjectivesFloor) {
     if (bb.objective > all.objective + 1e-6) ++inexact;
   }
   EXPECT_GT(optimal, test::trial_count(20) / 2);
-  if (test::kTrialStride == 1) EXPECT_GT(inexact, 0);  // the gap was used: an incumbent above the optimum was accepted
+  if (test::kTrialStride == 1) {  // the sanitizer job's subset has no such problem
+    EXPECT_GT(inexact, 0);  // the gap was used: an incumbent above the optimum was accepted
+  }
 }
 
 TEST(ComplementarityQp, EachNodeQpAloneMatchesEnumerationOnDistanceObjectives) {
