@@ -11,6 +11,11 @@ namespace graspsim {
 
 // A contact manifold keeps at most this many points (the deepest and the most spread out).
 inline constexpr int kMaxManifoldPoints = 8;
+// Reducing a manifold, a point whose gap exceeds the deepest's by e counts e / kSupportTilt
+// nearer those kept: it closes before a deeper point nearer them only under a tilt over
+// kSupportTilt (rad) in one step. A rounded box's rim, 0.6 mm above its flat base and 3 mm
+// farther out, then does not crowd out the base's own corners.
+inline constexpr double kSupportTilt = 0.02;
 
 struct ContactPoint {
   Vec3 position = Vec3::Zero();    // midway between the witness points

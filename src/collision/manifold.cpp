@@ -42,8 +42,9 @@ void clip_halfspace(const Polygon& in, const Vec3& n, double offset, int plane, 
   }
 }
 
-// Deepest point first, then repeatedly the point farthest from those chosen: keeps the
-// extreme corners of the polygon. Returns chosen indices in polygon order.
+// Deepest point first, then repeatedly the point farthest from those chosen, a gap above the
+// deepest's counting against the distance (kSupportTilt): keeps the extreme corners of the
+// touching part of the polygon. Returns chosen indices in polygon order.
 int reduce_points(const Polygon& poly, const double* sep, const bool* keep, int* chosen) {
   int idx[kMaxPolygon], count = 0;
   for (int i = 0; i < poly.n; ++i)
@@ -58,14 +59,15 @@ int reduce_points(const Polygon& poly, const double* sep, const bool* keep, int*
   for (int k = 0; k < count; ++k)
     if (sep[idx[k]] < sep[first]) first = idx[k];
   taken[first] = true;
-  for (int k = 0; k < count; ++k) mind[idx[k]] = (poly.v[idx[k]].p - poly.v[first].p).squaredNorm();
+  for (int k = 0; k < count; ++k) mind[idx[k]] = (poly.v[idx[k]].p - poly.v[first].p).norm();
+  auto reach = [&](int i) { return mind[i] - (sep[i] - sep[first]) / kSupportTilt; };
   for (int m = 1; m < kMaxManifoldPoints; ++m) {
     int best = -1;
     for (int k = 0; k < count; ++k)
-      if (!taken[idx[k]] && (best < 0 || mind[idx[k]] > mind[best])) best = idx[k];
+      if (!taken[idx[k]] && (best < 0 || reach(idx[k]) > reach(best))) best = idx[k];
     taken[best] = true;
     for (int k = 0; k < count; ++k)
-      mind[idx[k]] = std::min(mind[idx[k]], (poly.v[idx[k]].p - poly.v[best].p).squaredNorm());
+      mind[idx[k]] = std::min(mind[idx[k]], (poly.v[idx[k]].p - poly.v[best].p).norm());
   }
   int n = 0;
   for (int i = 0; i < poly.n; ++i)

@@ -290,8 +290,10 @@ std::vector<ContactPoint> reduce_manifold(std::vector<ContactPoint> points, int 
   return kept;
 }
 
-std::vector<ContactPoint> reduce_to_support(const std::vector<ContactPoint>& points, int max_points, double spacing) {
+std::vector<ContactPoint> reduce_to_support(const std::vector<ContactPoint>& points, int max_points, double spacing,
+                                            double tilt) {
   if (points.empty() || max_points <= 0) return {};
+  require(tilt > 0.0, "reduce_to_support", "the tilt must be > 0 rad");
   // Distance from x to the hull of `set` (a point, a segment, the union of its triangles),
   // leaving out set[skip].
   auto hull_distance = [](const std::vector<ContactPoint>& set, const Vec3& x, int skip) {
@@ -310,11 +312,14 @@ std::vector<ContactPoint> reduce_to_support(const std::vector<ContactPoint>& poi
   };
   std::vector<ContactPoint> kept{*std::max_element(
       points.begin(), points.end(), [](const ContactPoint& a, const ContactPoint& b) { return a.depth < b.depth; })};
+  const double deepest = kept.front().depth;
   while (static_cast<int>(kept.size()) < max_points) {
     double best = spacing;
     const ContactPoint* next = nullptr;
     for (const ContactPoint& p : points) {
-      const double d = hull_distance(kept, p.position, -1);
+      // A point d beyond the span with a gap e above the deepest's closes only under a tilt
+      // over e/d: it reaches past the span by d - e/tilt.
+      const double d = hull_distance(kept, p.position, -1) - (deepest - p.depth) / tilt;
       if (d > best) {
         best = d;
         next = &p;

@@ -43,8 +43,12 @@ std::vector<ContactPoint> reduce_manifold(std::vector<ContactPoint> points, int 
 // the hull of those kept (a point, a segment, the union of their triangles), until
 // `max_points` are kept or every other point lies within `spacing` of that hull; a kept
 // point within `spacing` of the others' hull is then dropped. A line contact keeps its two
-// ends, a flat patch the corners that span it. For steppers whose cost
+// ends, a flat patch the corners that span it. A point whose gap exceeds the deepest's by e
+// counts e / `tilt` nearer the hull: it closes before a deeper point nearer the span only
+// under a tilt over `tilt` (rad), so a flat base is spanned by its own corners, not by
+// the points of its rounded rim that lie farther out but above it. For steppers whose cost
 // grows steeply with the number of contacts (the quasistatic MIQP's binaries).
-std::vector<ContactPoint> reduce_to_support(const std::vector<ContactPoint>& points, int max_points, double spacing);
+std::vector<ContactPoint> reduce_to_support(const std::vector<ContactPoint>& points, int max_points, double spacing,
+                                            double tilt);
 
 }  // namespace graspsim

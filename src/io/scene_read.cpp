@@ -55,7 +55,7 @@ void read_contact(const YamlNode& m, ContactMaterial& c) {
 void read_quasistatic(const YamlNode& m, QuasistaticOptions& o) {
   expect_map(m, "quasistatic");
   check_keys(m, "options: quasistatic", {"tangent_directions", "stiffness", "big_m", "penetration", "miqp_solver", "miqp_max_nodes", "miqp_gap_rel", "objective_scale",
-                                         "regularization", "contact_points", "max_points_per_pair", "point_spacing",
+                                         "regularization", "contact_points", "max_points_per_pair", "point_spacing", "support_tilt",
                                          "persistent_points", "joint_stiffness"});
   for (const auto& e : m.entries) {
     const YamlNode& v = e.value;
@@ -72,6 +72,7 @@ void read_quasistatic(const YamlNode& m, QuasistaticOptions& o) {
     else if (k == "contact_points") o.contact_points = as_enum<ContactPoints>(v, k);
     else if (k == "max_points_per_pair") o.max_points_per_pair = as_int(v, k, 0);
     else if (k == "point_spacing") o.point_spacing = as_number(v, k);
+    else if (k == "support_tilt") o.support_tilt = as_number(v, k);
     else if (k == "persistent_points") o.persistent_points = as_bool(v, k);
     else if (k == "joint_stiffness") {
       expect_map(v, "joint_stiffness");

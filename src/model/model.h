@@ -408,6 +408,10 @@ struct QuasistaticOptions {
   // within `point_spacing` (m) of the span of those kept dropped (see reduce_to_support).
   int max_points_per_pair = 0;
   double point_spacing = 0.0;
+  // ... and a point whose gap exceeds the deepest's by e counts e / support_tilt (rad) nearer
+  // that span: a rounded box's rim, 0.6 mm above its flat base and 3 mm farther out, must
+  // not stand in for the base's corners (that let the base's corners sink 0.6 mm).
+  double support_tilt = 0.02;  // the collider's kSupportTilt
   // Manifold points: last step's points that the collider no longer reports are kept while
   // their pair is within the margin (see system.h, add_persistent_points).
   bool persistent_points = true;

@@ -59,6 +59,7 @@ void validate_quasistatic(const Model& model, const QuasistaticOptions& o) {
           "'miqp_gap_rel' must be a fraction in [0, 1)");
   require(std::isfinite(o.regularization) && o.regularization > 0, opt, "'regularization' must be positive");
   require(std::isfinite(o.point_spacing) && o.point_spacing >= 0, opt, "'point_spacing' must be a length >= 0 (m)");
+  require(std::isfinite(o.support_tilt) && o.support_tilt > 0, opt, "'support_tilt' must be an angle > 0 (rad)");
   auto check_torsion = [](const ContactMaterial& cm) {
     const double a = cm.spook.torsional_friction;
     require(std::isfinite(a) && a >= 0.0, cm.source, "torsional_friction must be a length >= 0 (m), got " + show(a));
@@ -215,7 +216,7 @@ void build_quasistatic_system(const Model& model, const State& s, const Input& i
                                             [](const ContactPoint& a, const ContactPoint& b) { return a.depth < b.depth; });
       add(*deepest);
     } else if (o.max_points_per_pair > 0) {
-      for (const ContactPoint& p : reduce_to_support(cs.points, o.max_points_per_pair, o.point_spacing)) add(p);
+      for (const ContactPoint& p : reduce_to_support(cs.points, o.max_points_per_pair, o.point_spacing, o.support_tilt)) add(p);
     } else {
       for (const ContactPoint& p : cs.points) add(p);
     }

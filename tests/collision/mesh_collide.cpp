@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numbers>
 #include <random>
 
@@ -290,7 +291,7 @@ std::vector<ContactPoint> points_at(const std::vector<Vec3>& at, double depth_of
 TEST(ReduceToSupport, LineContactKeepsItsEnds) {
   // Four collinear points (a pad along a cylinder's side): the two ends span the line.
   const auto kept = reduce_to_support(
-      points_at({Vec3(0.01, 0, 0), Vec3(0, 0, 0), Vec3(0.03, 0, 0), Vec3(0.02, 0, 0)}, 1e-4), 4, 1e-4);
+      points_at({Vec3(0.01, 0, 0), Vec3(0, 0, 0), Vec3(0.03, 0, 0), Vec3(0.02, 0, 0)}, 1e-4), 4, 1e-4, 0.02);
   ASSERT_EQ(kept.size(), 2u);  // the deepest (0.01) lies between them: dropped
   EXPECT_EQ(kept[0].position, Vec3(0.03, 0, 0));
   EXPECT_EQ(kept[1].position, Vec3(0, 0, 0));
@@ -301,7 +302,7 @@ TEST(ReduceToSupport, OctagonKeepsFourCornersAroundItsCentre) {
   // object needs its support polygon around the centre of mass).
   std::vector<Vec3> rim;
   for (int i = 0; i < 8; ++i) rim.emplace_back(std::cos(i * std::numbers::pi / 4), std::sin(i * std::numbers::pi / 4), 0);
-  const auto kept = reduce_to_support(points_at(rim, 1e-4), 4, 1e-3);
+  const auto kept = reduce_to_support(points_at(rim, 1e-4), 4, 1e-3, 0.02);
   ASSERT_EQ(kept.size(), 4u);
   Vec3 sum = Vec3::Zero();
   for (const ContactPoint& p : kept) sum += p.position;
@@ -311,9 +312,32 @@ TEST(ReduceToSupport, OctagonKeepsFourCornersAroundItsCentre) {
 TEST(ReduceToSupport, NarrowPatchWithinSpacingKeepsTwo) {
   // A 20 x 3.9 mm rectangle with 5 mm spacing: its long diagonal only.
   const auto kept = reduce_to_support(
-      points_at({Vec3(0, 0, 0), Vec3(0.02, 0, 0), Vec3(0, 0.0039, 0), Vec3(0.02, 0.0039, 0)}, 1e-4), 4, 0.005);
+      points_at({Vec3(0, 0, 0), Vec3(0.02, 0, 0), Vec3(0, 0.0039, 0), Vec3(0.02, 0.0039, 0)}, 1e-4), 4, 0.005, 0.02);
   ASSERT_EQ(kept.size(), 2u);
   EXPECT_NEAR((kept[1].position - kept[0].position).norm(), std::hypot(0.02, 0.0039), 1e-15);
+}
+
+TEST(ReduceToSupport, FlatBaseIsSpannedByItsCornersNotByTheRimAboveIt) {
+  // A rounded box on a table: its flat base's corners touch (gap 0); its rounded rim's
+  // points lie 3 mm farther out and 0.6 mm up. Keeping the rim instead of the corners lets
+  // the base tilt 0.0165 rad and sink a corner 0.6 mm in one step (the 3D pick did).
+  std::vector<ContactPoint> points;
+  for (double sx : {-1.0, 1.0})
+    for (double sy : {-1.0, 1.0}) {
+      ContactPoint corner, rim;
+      corner.position = Vec3(0.017 * sx, 0.017 * sy, 0);
+      rim.position = Vec3(0.0198 * sx, 0.0198 * sy, 0.0003);
+      rim.depth = -0.0006;
+      points.push_back(rim);
+      points.push_back(corner);
+    }
+  const auto kept = reduce_to_support(points, 4, 0.005, 0.02);
+  ASSERT_EQ(kept.size(), 4u);
+  for (const ContactPoint& p : kept) EXPECT_EQ(p.depth, 0.0) << p.position.transpose();
+  // Planned for tilts up to 0.5 rad, the rim's 0.6 mm counts 1.2 mm against its 4 mm gain
+  // along the diagonal: rim points are kept.
+  const auto wide = reduce_to_support(points, 4, 0.001, 0.5);
+  EXPECT_GE(std::count_if(wide.begin(), wide.end(), [](const ContactPoint& p) { return p.depth < 0; }), 1);
 }
 
 }  // namespace

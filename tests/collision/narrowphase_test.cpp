@@ -323,6 +323,29 @@ TEST(Narrowphase, HullOnPlaneGivesItsLowestVertices) {
   EXPECT_NEAR(cs.patch_area, 0.24, kTol);
 }
 
+TEST(Narrowphase, RoundedBaseOnPlaneKeepsTheFlatBasesCorners) {
+  // A rounded box's base: a flat 34 mm square, and around it the first ring of its rounded
+  // edges, 3 mm farther out and 0.6 mm up (within the 1 mm margin): 16 candidates for 8
+  // points. Farthest-first alone kept one corner and seven ring points, and a stepper given
+  // four of those let the base tilt and sink a corner 0.6 mm in one step.
+  std::vector<Vec3> pts;
+  for (double sx : {-1.0, 1.0})
+    for (double sy : {-1.0, 1.0}) {
+      pts.emplace_back(0.017 * sx, 0.017 * sy, 0.0);
+      pts.emplace_back(0.0200 * sx, 0.017 * sy, 0.0006);
+      pts.emplace_back(0.017 * sx, 0.0200 * sy, 0.0006);
+      pts.emplace_back(0.0192 * sx, 0.0192 * sy, 0.0006);
+      pts.emplace_back(0.02 * sx, 0.02 * sy, 0.1);
+    }
+  const auto mesh = testing::hull_mesh(pts);
+  const ContactSet cs = run(GeomType::Plane, Vec3::Zero(), pose(Vec3::Zero()), GeomType::ConvexMesh, Vec3::Ones(),
+                            pose(Vec3::Zero()), 1e-3, 0, nullptr, mesh.get());
+  ASSERT_EQ(cs.points.size(), static_cast<size_t>(kMaxManifoldPoints));
+  int corners = 0;
+  for (const ContactPoint& c : cs.points) corners += c.depth > -1e-12;
+  EXPECT_EQ(corners, 4);
+}
+
 }  // namespace
 }  // namespace graspsim
 
