@@ -402,6 +402,11 @@ struct QuasistaticOptions {
   // is Gurobi's default MIPGap (seed 003 solved with Gurobi); tighter, the 3D pick's lift
   // spent ~1000 nodes a step on bounds 1e-5 below incumbents that were already optimal.
   double miqp_gap_rel = 1e-4;
+  // MIQP: a contact counts as closed while its gap after the step is within this (m). Exact
+  // closure at the several points of one patch is over-determined: a step linearises the
+  // arm's kinematics, and the next starts with the patch's gaps a few nm apart, which no
+  // motion that keeps the patch sticking closes (the 3D pick's rounded box, first lift step).
+  double closed_gap = 0.0;
   double regularization = 1e-3;     // convex: the unactuated dofs' mass, as a fraction of their mass matrix
   ContactPoints contact_points = ContactPoints::Manifold;
   // Manifold points: at most this many per geom pair (0: all), spanning the patch, points

@@ -148,6 +148,10 @@ ComplementarityQp build_cqp(const QuasistaticSystem& s, const QuasistaticOptions
     p.w0[L.zn + i] = s.phi[i];
     p.lambda[L.zn + i] = L.pn + i;
   }
+  if (o.closed_gap > 0.0 && !fixed_a) {
+    p.closed_gap = VecX::Zero(L.nz);
+    p.closed_gap.segment(L.zn, L.nc).setConstant(o.closed_gap);
+  }
   for (int k = 0; k < L.nd; ++k) {
     p.W.block(L.zf + k, L.u, 1, L.nu) = s.Jf_u.row(k);
     p.W.block(L.zf + k, L.a, 1, L.na) = s.Jf_a.row(k);

@@ -57,6 +57,8 @@ void validate_quasistatic(const Model& model, const QuasistaticOptions& o) {
   require(std::isfinite(o.objective_scale) && o.objective_scale > 0, opt, "'objective_scale' must be positive");
   require(std::isfinite(o.miqp_gap_rel) && o.miqp_gap_rel >= 0 && o.miqp_gap_rel < 1, opt,
           "'miqp_gap_rel' must be a fraction in [0, 1)");
+  require(std::isfinite(o.closed_gap) && o.closed_gap >= 0 && o.closed_gap < o.big_m, opt,
+          "'closed_gap' must be a length in [0, big_m) (m)");
   require(std::isfinite(o.regularization) && o.regularization > 0, opt, "'regularization' must be positive");
   require(std::isfinite(o.point_spacing) && o.point_spacing >= 0, opt, "'point_spacing' must be a length >= 0 (m)");
   require(std::isfinite(o.support_tilt) && o.support_tilt > 0, opt, "'support_tilt' must be an angle > 0 (rad)");

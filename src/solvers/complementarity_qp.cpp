@@ -86,7 +86,7 @@ class NodeSolver {
     for (int j = 0; j < np_; ++j) {
       row_lo[m + j] = row_hi[m + j] = -p.w0[j];
       row_lo[m + np_ + j] = -kClpInf;
-      row_hi[m + np_ + j] = p.big_m;
+      row_hi[m + np_ + j] = p.big_m + p.closed(j);  // the big-M relaxation's w + λ ≤ M + closed_gap
     }
     lp_.setLogLevel(0);
     lp_.loadProblem(matrix, col_lo.data(), col_hi.data(), zero.data(), row_lo.data(), row_hi.data());
@@ -117,7 +117,7 @@ class NodeSolver {
     for (int j = 0; j < np_; ++j) {
       qp_.A(m + np_ + j, p.lambda[j]) += 1.0;
       qp_.lo[m + np_ + j] = -kInf;
-      qp_.hi[m + np_ + j] = p.big_m - p.w0[j];
+      qp_.hi[m + np_ + j] = p.big_m + p.closed(j) - p.w0[j];
     }
     qp_.A.bottomRows(n_).setIdentity();
     qp_.lo.tail(n_) = p.x_lo;
@@ -303,12 +303,13 @@ class NodeSolver {
     return ok;
   }
 
-  // A node's fixes as bounds: w_j = 0 (GapZero) or λ_j = 0 (ImpulseZero), else both ≤ M.
+  // A node's fixes as bounds: w_j = 0 (GapZero, within closed_gap_j) or λ_j = 0
+  // (ImpulseZero), else both ≤ M.
   void set_bounds(const Node& node) {
     const int m = p_.m();
     for (int j = 0; j < np_; ++j) {
       const int l = p_.lambda[j];
-      const double w_hi = node.fix[j] == GapZero ? 0.0 : p_.big_m, l_hi = node.fix[j] == ImpulseZero ? 0.0 : p_.big_m;
+      const double w_hi = node.fix[j] == GapZero ? p_.closed(j) : p_.big_m, l_hi = node.fix[j] == ImpulseZero ? 0.0 : p_.big_m;
       lp_.setColumnBounds(n_ + j, 0.0, w_hi);
       lp_.setColumnBounds(l, 0.0, l_hi);
       qp_.lo[m + j] = -p_.w0[j];
@@ -369,6 +370,10 @@ void check_complementarity_qp(const ComplementarityQp& p) {
   require(p.x_lo.size() == n && p.x_hi.size() == n, f + "x_lo/x_hi", "must have size n");
   require(p.W.rows() == np && p.W.cols() == n && p.w0.size() == np, f + "W/w0", "must be np x n and np");
   require(std::isfinite(p.big_m) && p.big_m > 0, f + "big_m", "must be positive");
+  require(p.closed_gap.size() == 0 || p.closed_gap.size() == np, f + "closed_gap", "must have size np or 0");
+  for (int j = 0; j < p.closed_gap.size(); ++j)
+    require(p.closed_gap[j] >= 0.0 && p.closed_gap[j] < p.big_m, f + "closed_gap",
+            "entry " + std::to_string(j) + " must be in [0, big_m)");
   std::vector<char> seen(n, 0);
   for (int j = 0; j < np; ++j) {
     const int l = p.lambda[j];
@@ -409,7 +414,7 @@ MixedIntegerQp big_m_miqp(const ComplementarityQp& p) {
     q.A.row(r + 1) = p.W.row(j);  // w − M z ≤ 0
     q.B(r + 1, j) = -p.big_m;
     q.row_lo[r + 1] = -kInf;
-    q.row_hi[r + 1] = -p.w0[j];
+    q.row_hi[r + 1] = p.closed(j) - p.w0[j];
     q.A(r + 2, p.lambda[j]) = 1.0;  // λ + M z ≤ M
     q.B(r + 2, j) = p.big_m;
     q.row_lo[r + 2] = -kInf;
@@ -441,7 +446,7 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
     double worst_v = o.feasibility_tol;
     for (int j = 0; j < np; ++j) {
       if (node.fix[j] != Free) continue;
-      const double v = std::min(ws[j], xs[p.lambda[j]]);
+      const double v = std::min(ws[j] - p.closed(j), xs[p.lambda[j]]);
       if (v > worst_v) {
         worst_v = v;
         worst = j;
@@ -550,7 +555,8 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
     res.x = best_x;
     res.z.resize(np);
     const VecX ws = p.W * best_x + p.w0;
-    for (int j = 0; j < np; ++j) res.z[j] = best_x[p.lambda[j]] <= ws[j] ? 1.0 : 0.0;
+    // A pair closed within its closed gap may carry a load smaller than its gap: it is closed.
+    for (int j = 0; j < np; ++j) res.z[j] = best_x[p.lambda[j]] <= ws[j] - p.closed(j) ? 1.0 : 0.0;
     res.objective = objective(p, best_x);
   }
   if (!open.empty() || !res.message.empty()) {

@@ -43,16 +43,22 @@ struct ComplementarityQp {
   MatX W;                 // np × n
   VecX w0;                // np
   std::vector<int> lambda;  // np: the index in x of each pair's λ_j (distinct)
+  // np or empty (all 0): pair j counts as w_j = 0 ("closed") while w_j ≤ closed_gap_j, so
+  // w_j λ_j ≤ closed_gap_j λ_j. A contact's gap closes within this tolerance: exact
+  // closure at several points of one patch is over-determined by the nanometres a
+  // linearised step leaves (see QuasistaticOptions::closed_gap).
+  VecX closed_gap;
   double big_m = 1.0;
   int n() const { return static_cast<int>(c.size()); }
   int m() const { return static_cast<int>(row_lo.size()); }
   int np() const { return static_cast<int>(lambda.size()); }
+  double closed(int j) const { return closed_gap.size() ? closed_gap[j] : 0.0; }
 };
 
 // Throws InputError naming the field for a malformed problem.
 void check_complementarity_qp(const ComplementarityQp& p);
 
-// The big-M MIQP: rows = the general rows, then per pair w_j ≥ 0, w_j − M z_j ≤ 0,
+// The big-M MIQP: rows = the general rows, then per pair w_j ≥ 0, w_j − M z_j ≤ closed_gap_j,
 // λ_j + M z_j ≤ M. z_j = 1 means λ_j = 0 (the pair is "open": w_j free in [0, M]).
 MixedIntegerQp big_m_miqp(const ComplementarityQp& p);
 

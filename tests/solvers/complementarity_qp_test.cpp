@@ -280,6 +280,45 @@ TEST(ComplementarityQp, AnIncumbentAtTheObjectivesFloorEndsTheSearch) {
   expect_same(r, solve_miqp_bonmin(big_m_miqp(p)), p);
 }
 
+TEST(ComplementarityQp, AClosedGapLetsAPatchCloseItsPointsTogether) {
+  // Two points of one patch, 4 nm apart in gap, must both carry load (λ1 = λ2 = 0.5: force
+  // and moment balance) while the patch moves by one displacement d pushed to −1:
+  // w1 = d, w2 = 4e-9 + d. Exact closure of both is impossible; within a closed gap of
+  // 1e-8 the patch closes at d = 0 (w2 = 4 nm), and nothing penetrates.
+  ComplementarityQp p;
+  p.big_m = 10.0;
+  p.H = MatX::Zero(3, 3);
+  p.H(0, 0) = 2.0;
+  p.c = Eigen::Vector3d(2.0, 0.0, 0.0);
+  p.x_lo = Eigen::Vector3d(-10.0, 0.0, 0.0);
+  p.x_hi = Eigen::Vector3d::Constant(10.0);
+  p.W = MatX::Zero(2, 3);
+  p.W(0, 0) = p.W(1, 0) = 1.0;
+  p.w0 = Eigen::Vector2d(0.0, 4e-9);
+  p.lambda = {1, 2};
+  p.A = MatX::Zero(2, 3);
+  p.A.row(0) << 0.0, 1.0, 1.0;
+  p.A.row(1) << 0.0, 1.0, -1.0;
+  p.row_lo = Eigen::Vector2d(1.0, 0.0);
+  p.row_hi = p.row_lo;
+  const MiqpResult exact = solve_complementarity_bb(p);
+  EXPECT_EQ(exact.status, MiqpStatus::Infeasible) << exact.message;
+  p.closed_gap = Eigen::Vector2d::Constant(1e-8);
+  const MiqpResult r = solve_complementarity_bb(p);
+  ASSERT_EQ(r.status, MiqpStatus::Optimal) << r.message;
+  EXPECT_NEAR(r.x[0], 0.0, 1e-10);
+  EXPECT_NEAR(r.x[1], 0.5, 1e-10);
+  EXPECT_NEAR(r.x[2], 0.5, 1e-10);
+  EXPECT_EQ(r.z[0], 0.0);
+  EXPECT_EQ(r.z[1], 0.0);
+  // The big-M form carries the same tolerance: enumeration of its binaries agrees.
+  const MiqpResult all = solve_miqp_enumerate(big_m_miqp(p));
+  ASSERT_EQ(all.status, MiqpStatus::Optimal) << all.message;
+  EXPECT_NEAR(all.objective, r.objective, 1e-9);  // the enumeration QP's own tolerance
+  p.closed_gap = Eigen::Vector2d(1e-8, -1e-9);
+  EXPECT_THROW(solve_complementarity_bb(p), InputError);
+}
+
 TEST(ComplementarityQp, RefusesANonDiagonalHessian) {
   std::mt19937 rng(3);
   ComplementarityQp p = random_problem(rng, 2, 2, false);
