@@ -295,6 +295,15 @@ QuasistaticSolution solve_miqp_scheme(const QuasistaticSystem& s, const Quasista
   sol.nodes = r.nodes;
   sol.solve_ms = r.solve_ms;
   sol.modes.assign(r.z.data(), r.z.data() + r.z.size());
+  if (cqp.closed_gap.size() && r.x.size()) {
+    // The next step's hint: a pair whose load is within its closed gap (λ ≤ w ≤ closed_gap,
+    // a touching point's ~1e-9 N·s of solver noise) hints open, as without the closed gap.
+    // Hinted closed, the pad's points stay welded and the hint fits less often: the
+    // cylinder's pick averaged 16 ms a step, against 8 ms this way.
+    const VecX w = cqp.W * r.x + cqp.w0;
+    for (int j = 0; j < cqp.np(); ++j)
+      if (r.x[cqp.lambda[j]] <= w[j]) sol.modes[j] = 1;
+  }
   sol.proven = r.status == MiqpStatus::Optimal;
   if (r.status != MiqpStatus::Optimal && r.status != MiqpStatus::Feasible) {
     sol.status = r.status == MiqpStatus::Infeasible ? QuasistaticSolution::Status::Infeasible

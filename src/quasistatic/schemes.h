@@ -37,7 +37,9 @@ struct QuasistaticSolution {
   bool proven = true;            // MIQP: false when the branch and bound stopped at its node limit (or a node
                                  // QP it could not solve exactly) with a feasible, unproven incumbent
   std::string solver;            // "lemke", "bonmin", "complementarity_bb" (+"+bonmin" when it fell back), "lemke+<MIQP solver>"
-  std::vector<int> modes;        // MIQP: each pair's binary (1: λ = 0), order [z_n, z_f, z_s]; empty otherwise
+  // MIQP: each pair's binary (1: λ = 0; with a closed gap, also 1 where λ ≤ w), order
+  // [z_n, z_f, z_s]; empty otherwise. The next step's hint.
+  std::vector<int> modes;
 };
 
 // `phi_bar_previous` (per contact, NaN = none): the hypothetical penetration of the previous
