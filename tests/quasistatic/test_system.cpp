@@ -110,6 +110,15 @@ TEST(QuasistaticSystem, ANegativeTorsionalFrictionIsRejectedNamingItsMaterial) {
   EXPECT_NE(what.find("torsional_friction"), std::string::npos) << what;
 }
 
+TEST(QuasistaticSystem, ClosedGapAndSupportTiltOutOfRangeAreRejectedByName) {
+  test::TempDir dir;
+  const std::string path = ball_scene(dir, 0.01);
+  for (const auto& [set, key] : {std::pair{"options.quasistatic.closed_gap=-1e-9", "'closed_gap' must be"},
+                                 std::pair{"options.quasistatic.support_tilt=0", "'support_tilt' must be"}}) {
+    const std::string what = test::input_error([&] { load_scene(path, {set}); });
+    EXPECT_NE(what.find(key), std::string::npos) << what;
+  }
+}
 
 // A block resting flat on a table: its four corners are contacts, and each step's slots keep
 // their witnesses in their bodies.
