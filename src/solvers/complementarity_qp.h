@@ -74,6 +74,9 @@ struct ComplementarityBbOptions {
   // hints is the first incumbent (ties keep the earlier).
   std::function<std::vector<std::vector<int>>()> heuristic_hints;
   int hint_dive_nodes = 50;
+  // With an incumbent from mode_hint, heuristic_hints are asked only once the search has
+  // taken this many nodes (they may cost more than the search they would shorten).
+  int hints_after_nodes = 10;
   double feasibility_tol = 1e-9;   // rows, bounds and complementarity min(w_j, λ_j), in their units
   // A node is pruned when bound ≥ incumbent − max(gap_abs, gap_rel·(incumbent − floor)), floor
   // the objective's least value over the bounds (the command followed exactly): the gap is

@@ -256,6 +256,31 @@ TEST(ComplementarityQp, HeuristicHintsKeepBonminsOptimum) {
   }
 }
 
+TEST(ComplementarityQp, HeuristicsAreAskedOnlyOnceTheSearchRunsLongWithAnIncumbent) {
+  // The mode hint of the optimum gives the first incumbent: the heuristics (dear on the 3D
+  // pick) wait for hints_after_nodes nodes; at 0 they are asked at once. The optimum is the
+  // enumeration's either way.
+  std::mt19937 rng(11);
+  const ComplementarityQp p = random_problem(rng, 3, 4, false);
+  const MiqpResult all = solve_miqp_enumerate(big_m_miqp(p));
+  ASSERT_EQ(all.status, MiqpStatus::Optimal) << all.message;
+  for (int after : {0, 1000000}) {
+    SCOPED_TRACE(after);
+    ComplementarityBbOptions o;
+    for (int j = 0; j < p.np(); ++j) o.mode_hint.push_back(all.z[j] > 0.5 ? 1 : 0);
+    o.hints_after_nodes = after;
+    int asked = 0;
+    o.heuristic_hints = [&] {
+      ++asked;
+      return std::vector<std::vector<int>>{};
+    };
+    const MiqpResult r = solve_complementarity_bb(p, o);
+    ASSERT_EQ(r.status, MiqpStatus::Optimal) << r.message;
+    EXPECT_NEAR(r.objective, all.objective, 1e-8 + 1e-7 * std::abs(all.objective));
+    EXPECT_EQ(asked, after == 0 ? 1 : 0);
+  }
+}
+
 TEST(ComplementarityQp, AnIncumbentAtTheObjectivesFloorEndsTheSearch) {
   // The pairs do not involve the curved variables, so their unconstrained optimum with every
   // λ = 0 is complementary: the hint that says so is optimal at once, proven by the floor of
