@@ -1,6 +1,6 @@
 // Seed 003, Section V.B: the iiwa picks an object, lifts it and carries it for 12 s at
 // h = 5 ms (scenes/quasistatic/iiwa_pick.yaml). The MIQP runs with its branch and bound
-// (~20 s here); Bonmin, its fallback, stalls once the pads touch (bench/README.md).
+// (~10 s here); Bonmin, its fallback, stalls once the pads touch (bench/README.md).
 #include <gtest/gtest.h>
 
 #include "../common/temp_dir.h"
