@@ -261,7 +261,9 @@ QuasistaticSolution solve_miqp_scheme(const QuasistaticSystem& s, const Quasista
                                       const VecX* phi_bar_prev, bool fixed_a, const std::vector<int>* mode_hint) {
   QuasistaticSolution sol;
   const ComplementarityQp cqp = build_cqp(s, o, phi_bar_prev, fixed_a);
+  bool from_ipopt = false;  // the point is Bonmin's (Ipopt's), not the branch and bound's
   auto bonmin = [&] {
+    from_ipopt = true;
     MiqpOptions mo;
     mo.objective_scale = o.objective_scale;
     return solve_miqp_bonmin(big_m_miqp(cqp), mo);
@@ -316,7 +318,6 @@ QuasistaticSolution solve_miqp_scheme(const QuasistaticSystem& s, const Quasista
   // (Not the branch and bound's: its node QP meets its rows within 1e-8, and zeroing its
   // impulses turned that into 1.7e-8 N·s of force balance at step 784 of the 3D pick.)
   const MiqpLayout L(s);
-  const bool from_ipopt = sol.solver != "complementarity_bb";
   for (int i = 0; i < L.nc && from_ipopt; ++i) {
     if (r.z[L.zn + i] > 0.5) sol.Pn[i] = 0.0;
     if (r.z[L.zs + i] > 0.5) sol.Gamma[i] = 0.0;
