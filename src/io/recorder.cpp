@@ -93,6 +93,7 @@ Recorder::Recorder(const std::filesystem::path& dir, const Model& model, const R
     quasistatic_ = open_csv(dir_ / "quasistatic.csv", (header + "\n").c_str());
     std::string steps = "step,t,solver,binaries,nodes,solve_ms,objective,big_m_active,force_balance,complementarity,proven";
     for (int d = 0; d < model.nv; ++d) steps += ",cmd_" + dof_name(model, d) + ",dq_" + dof_name(model, d);
+    steps += ",stabilized";
     quasistatic_steps_ = open_csv(dir_ / "quasistatic_steps.csv", (steps + "\n").c_str());
   }
 }
@@ -175,6 +176,7 @@ void Recorder::record_quasistatic(const Model& model, const State& state, const 
       if (slot[d] < 0) std::fputs(",,", quasistatic_steps_);
       else std::fprintf(quasistatic_steps_, ",%.17g,%.17g", qs.dq_command[slot[d]], qs.dq[slot[d]]);
     }
+    std::fprintf(quasistatic_steps_, ",%.3g", qs.stabilized);
     std::fputc('\n', quasistatic_steps_);
     std::fflush(quasistatic_steps_);
   }

@@ -54,7 +54,7 @@ void read_contact(const YamlNode& m, ContactMaterial& c) {
 
 void read_quasistatic(const YamlNode& m, QuasistaticOptions& o) {
   expect_map(m, "quasistatic");
-  check_keys(m, "options: quasistatic", {"tangent_directions", "stiffness", "big_m", "penetration", "miqp_solver", "miqp_max_nodes", "miqp_gap_rel", "closed_gap", "objective_scale",
+  check_keys(m, "options: quasistatic", {"tangent_directions", "stiffness", "big_m", "penetration", "miqp_solver", "miqp_max_nodes", "miqp_gap_rel", "closed_gap", "stabilize", "objective_scale",
                                          "regularization", "contact_points", "max_points_per_pair", "point_spacing", "support_tilt",
                                          "persistent_points", "joint_stiffness"});
   for (const auto& e : m.entries) {
@@ -68,6 +68,7 @@ void read_quasistatic(const YamlNode& m, QuasistaticOptions& o) {
     else if (k == "miqp_max_nodes") o.miqp_max_nodes = as_int(v, k, 1);
     else if (k == "miqp_gap_rel") o.miqp_gap_rel = as_number(v, k);
     else if (k == "closed_gap") o.closed_gap = as_number(v, k);
+    else if (k == "stabilize") o.stabilize = as_bool(v, k);
     else if (k == "objective_scale") o.objective_scale = as_number(v, k);
     else if (k == "regularization") o.regularization = as_number(v, k);
     else if (k == "contact_points") o.contact_points = as_enum<ContactPoints>(v, k);

@@ -407,6 +407,12 @@ struct QuasistaticOptions {
   // arm's kinematics, and the next starts with the patch's gaps a few nm apart, which no
   // motion that keeps the patch sticking closes (the 3D pick's rounded box, first lift step).
   double closed_gap = 0.0;
+  // A contact the last step closed starts this one at a gap that is the linearisation's error
+  // (nm a step: the arm's kinematics, a curved surface), and a sticking patch's points drift
+  // apart in gap until they cannot all close. With this on, each step first moves the
+  // unactuated dofs by the displacement that brings those gaps back to 0 and slides those
+  // contacts least (post-stabilisation, Cline & Pai 2003).
+  bool stabilize = true;
   double regularization = 1e-3;     // convex: the unactuated dofs' mass, as a fraction of their mass matrix
   ContactPoints contact_points = ContactPoints::Manifold;
   // Manifold points: at most this many per geom pair (0: all), spanning the patch, points

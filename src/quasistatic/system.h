@@ -86,10 +86,12 @@ struct QuasistaticBuildScratch {
 // What the quasistatic stepper keeps of each contact in its slot of State::contacts: the
 // hypothetical penetration φ̄ (seed 003, V.B), the MIQP's modes of the contact's pairs as
 // bits (z_n, then z_f per direction, then z_s), and its witness points fixed in their bodies
-// (body A's frame, body B's frame).
+// (body A's frame, body B's frame), and whether the step closed it (its gap after the step
+// within closed_gap: 1, else 0).
 namespace quasistatic_slot {
-constexpr int kPhiBar = 0, kHasPhiBar = 1, kModes = 2, kHasModes = 3, kWitnessA = 4, kWitnessB = 7, kHasWitnesses = 10;
-static_assert(kHasWitnesses < ContactSlot::kValues);
+constexpr int kPhiBar = 0, kHasPhiBar = 1, kModes = 2, kHasModes = 3, kWitnessA = 4, kWitnessB = 7, kHasWitnesses = 10,
+              kClosed = 11;
+static_assert(kClosed < ContactSlot::kValues);
 }  // namespace quasistatic_slot
 
 // A slot's witness points (on A, on B) in the world at the kinematics `kin`.

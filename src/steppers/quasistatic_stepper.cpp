@@ -1,9 +1,14 @@
 #include "steppers/quasistatic_stepper.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Cholesky>
 
 #include "core/error.h"
 #include "kinematics/integrate.h"
@@ -30,18 +35,16 @@ namespace slot = quasistatic_slot;
 
 Vec3 contact_middle(const QuasistaticContact& c) { return 0.5 * (c.point_a + c.point_b); }
 
-// The slot whose modes hint contact c: its own (`own`, null if new), else the nearest one of
-// the same geom pair (a flat patch's points are picked among near-equal candidates and
-// change ids between steps while the patch and its modes stay).
-const ContactSlot* hint_slot(const Model& model, const KinematicsData& kin, const ContactTable& table,
-                             const QuasistaticContact& c, const ContactSlot* own) {
-  if (own) return own->values[slot::kHasModes] ? own : nullptr;
+// The nearest slot of contact c's geom pair that has `need` and witnesses, and its distance
+// (a flat patch's points are picked among near-equal candidates and change ids between steps
+// while the patch and its modes stay).
+std::pair<const ContactSlot*, double> nearest_pair_slot(const Model& model, const KinematicsData& kin,
+                                                        const ContactTable& table, const QuasistaticContact& c, int need) {
   const ContactSlot* best = nullptr;
   double best_d = kInf;
   const Vec3 at = contact_middle(c);
   table.for_each([&](const ContactSlot& sl) {
-    if (sl.key.geom_a != c.geom_a || sl.key.geom_b != c.geom_b || !sl.values[slot::kHasModes] ||
-        !sl.values[slot::kHasWitnesses])
+    if (sl.key.geom_a != c.geom_a || sl.key.geom_b != c.geom_b || !sl.values[need] || !sl.values[slot::kHasWitnesses])
       return;
     const auto [pa, pb] = slot_witnesses(model, kin, sl);
     const double d = (0.5 * (pa + pb) - at).norm();
@@ -50,7 +53,86 @@ const ContactSlot* hint_slot(const Model& model, const KinematicsData& kin, cons
       best = &sl;
     }
   });
-  return best;
+  return {best, best_d};
+}
+
+// The slot whose modes hint contact c: its own (`own`, null if new), else the nearest one of
+// the same geom pair.
+const ContactSlot* hint_slot(const Model& model, const KinematicsData& kin, const ContactTable& table,
+                             const QuasistaticContact& c, const ContactSlot* own) {
+  if (own) return own->values[slot::kHasModes] ? own : nullptr;
+  return nearest_pair_slot(model, kin, table, c, slot::kHasModes).first;
+}
+
+// Whether the last step closed contact c: its own slot says so, or (new id) the nearest slot
+// of its pair within the contact margin does.
+bool closed_last_step(const Model& model, const KinematicsData& kin, const ContactTable& table,
+                      const QuasistaticContact& c) {
+  if (const ContactSlot* own = table.find({c.geom_a, c.geom_b, c.feature})) return own->values[slot::kClosed] == 1.0;
+  const auto [near, d] = nearest_pair_slot(model, kin, table, c, slot::kHasWitnesses);
+  return near && d <= model.options.contact_margin && near->values[slot::kClosed] == 1.0;
+}
+
+// Post-stabilisation (options.quasistatic.stabilize, after Cline & Pai 2003): the contacts the
+// last step closed are brought back to a gap of 0 by the displacement Δ of the unactuated dofs
+// that slides them least. A tilted base then turns about its contact plane; the least
+// displacement in the mass metric would turn it about its centre of mass and creep it over the
+// table (20 nm a step). φ moves with Δ to first order; the Jacobians stay (Δ is the
+// linearisation's error, nm). Returns the largest change of a gap, 0 if nothing moved.
+//
+// min W‖A Δ − b‖² + ‖T Δ‖² + ε‖Δ‖², with A the closed contacts' normal rows, b = −φ, T their
+// friction rows: W ≫ 1 makes the gaps a constraint (least squares where they are not all
+// reachable), ε picks Δ in the directions no row sees (none of them moves).
+constexpr double kGapWeight = 1e8, kStillWeight = 1e-9;
+
+double stabilize_closed_contacts(const Model& model, State& s, const KinematicsData& kin,
+                                 const QuasistaticPartition& part, QuasistaticSystem& sys) {
+  const double margin = model.options.contact_margin;
+  std::vector<int> rows;
+  for (int i = 0; i < sys.nc(); ++i)
+    if (std::abs(sys.phi[i]) <= margin && sys.Jn_u.row(i).squaredNorm() > 0.0 &&
+        closed_last_step(model, kin, s.contacts, sys.contacts[i]))
+      rows.push_back(i);
+  if (rows.empty()) return 0.0;
+  // Only the dofs the rows move (a scene's other objects stay out of the solve).
+  const int nu = sys.nu(), k = sys.ndir(), nt = sys.ntangent();
+  auto moves = [&](int i, int j) {
+    if (sys.Jn_u(i, j) != 0.0) return true;
+    for (int d = 0; d < nt; ++d)
+      if (sys.Jf_u(i * k + d, j) != 0.0) return true;
+    return false;
+  };
+  std::vector<int> cols;
+  for (int j = 0; j < nu; ++j)
+    if (std::any_of(rows.begin(), rows.end(), [&](int i) { return moves(i, j); })) cols.push_back(j);
+  const int m = static_cast<int>(cols.size());
+  MatX N = MatX::Zero(m, m);
+  VecX g = VecX::Zero(m), a(m), t(m);
+  for (int i : rows) {
+    for (int c = 0; c < m; ++c) a[c] = sys.Jn_u(i, cols[c]);
+    N.noalias() += kGapWeight * a * a.transpose();
+    g -= kGapWeight * sys.phi[i] * a;
+    for (int d = 0; d < nt; ++d) {
+      for (int c = 0; c < m; ++c) t[c] = sys.Jf_u(i * k + d, cols[c]);
+      N.noalias() += t * t.transpose();
+    }
+  }
+  N.diagonal().array() += kStillWeight;
+  const VecX x = N.ldlt().solve(g);
+  VecX delta = VecX::Zero(nu);
+  for (int c = 0; c < m; ++c) delta[cols[c]] = x[c];
+  const VecX dphi = sys.Jn_u * delta;
+  const double moved = dphi.lpNorm<Eigen::Infinity>();
+  // A correction that moves a contact point by more than the margin (along its normal or
+  // its friction directions) is no linearisation error: leave the state as it is.
+  const double slid = sys.nd() ? (sys.Jf_u * delta).lpNorm<Eigen::Infinity>() : 0.0;
+  if (!std::isfinite(moved) || !std::isfinite(slid) || std::max(moved, slid) > margin) return 0.0;
+  sys.phi += dphi;
+  for (int i = 0; i < sys.nc(); ++i) sys.contacts[i].phi = sys.phi[i];
+  VecX dv = VecX::Zero(model.nv);
+  for (int i = 0; i < nu; ++i) dv[part.unactuated[i]] = delta[i];
+  integrate_q(model, s.q, dv, 1.0);
+  return moved;
 }
 
 // A contact's modes fit a double's mantissa as bits: bit b is miqp_pair(sys, i, b)'s binary.
@@ -114,6 +196,7 @@ void step_quasistatic(const Model& model, State& s, const Input& in, const Formu
   QuasistaticScratch& sc = *ws.quasistatic;
   QuasistaticSystem& sys = sc.sys;
   build_quasistatic_system(model, s, in, o, sc.part, ws.kin, sc.build, sys);
+  const double stabilized = o.stabilize ? stabilize_closed_contacts(model, s, ws.kin, sc.part, sys) : 0.0;
 
   // From each contact's slot: the previous step's hypothetical penetration (seed 003, V.B)
   // and, for the MIQP, its modes as the hint (see hint_slot). A contact new to its geom pair
@@ -141,6 +224,9 @@ void step_quasistatic(const Model& model, State& s, const Input& in, const Formu
   }
 
   const VecX phi_bar = hypothetical_penetration(sys, sol.dv_u);
+  // Closed: the gap after the step within closed_gap and the solvers' row tolerance.
+  const VecX gap_after = sys.phi + sys.Jn_u * sol.dv_u + sys.Jn_a * sol.dv_a;
+  const double closed_tol = o.closed_gap + ComplementarityBbOptions{}.feasibility_tol;
   s.contacts.begin();
   for (int i = 0; i < sys.nc(); ++i) {
     const QuasistaticContact& c = sys.contacts[i];
@@ -160,6 +246,7 @@ void step_quasistatic(const Model& model, State& s, const Input& in, const Formu
       sl.values[slot::kWitnessB + a] = wb[a];
     }
     sl.values[slot::kHasWitnesses] = 1.0;
+    sl.values[slot::kClosed] = gap_after[i] <= closed_tol ? 1.0 : 0.0;
   }
   s.contacts.end();
 
@@ -179,6 +266,7 @@ void step_quasistatic(const Model& model, State& s, const Input& in, const Formu
     info.objective = sol.objective;
     info.big_m_active = sol.big_m_active;
     info.proven = sol.proven;
+    info.stabilized = stabilized;
     const QuasistaticResiduals res = quasistatic_residuals(sys, sol, o.scheme);
     info.force_balance = res.force_balance;
     info.complementarity = res.complementarity;

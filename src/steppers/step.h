@@ -99,6 +99,7 @@ struct QuasistaticStepInfo {
   bool proven = true;              // MIQP: the step's optimum was proven (see QuasistaticSolution::proven)
   double force_balance = 0.0;      // residual of the unactuated force balance (N·s)
   double complementarity = 0.0;    // largest min(|w|, |λ|) over the complementarity pairs
+  double stabilized = 0.0;         // largest gap change of the step's post-stabilisation (m)
 };
 
 // What one step produced, beyond the new state.

@@ -1,12 +1,16 @@
 // The quasistatic system built from a scene: torsional friction (the contact material's
-// `torsional_friction`) as two rotational directions per contact.
+// `torsional_friction`) as two rotational directions per contact, the points kept from the
+// last step's slots, and the stepper's post-stabilisation of the contacts it closed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "../common/temp_dir.h"
 #include "collision/narrowphase.h"
 #include "io/scene.h"
+#include "kinematics/integrate.h"
 #include "kinematics/kinematics.h"
 #include "quasistatic/schemes.h"
 #include "quasistatic/system.h"
@@ -185,6 +189,112 @@ TEST(QuasistaticSystem, PersistentPointsRestoreCornersTheColliderNoLongerReports
   ContactSet cs = collide_geoms(model, table, geom_pose(model, kin, table), block, geom_pose(model, kin, block), margin, {});
   add_persistent_points(model, kin, s.contacts, margin, cs);
   EXPECT_EQ(cs.points.size(), 4u);
+}
+
+// The block's four corners' gaps at configuration q.
+std::vector<double> corner_gaps(const Model& model, const VecX& q) {
+  KinematicsData kin;
+  forward_kinematics(model, q, kin);
+  const int table = model.find_geom("table"), block = model.find_geom("block_geom");
+  const ContactSet cs = collide_geoms(model, table, geom_pose(model, kin, table), block, geom_pose(model, kin, block),
+                                      model.options.contact_margin, {});
+  std::vector<double> gaps;
+  for (const ContactPoint& p : cs.points) gaps.push_back(-p.depth);
+  return gaps;
+}
+
+// The centre of the block's base, where it sits on the table.
+Vec3 base_centre(const Model& model, const VecX& q) {
+  KinematicsData kin;
+  forward_kinematics(model, q, kin);
+  return kin.X_WB[model.find_body("block")] * Vec3(0, 0, -0.02);
+}
+
+// Post-stabilisation: a block the last step closed on the table, tilted 1e-7 rad about its
+// long axis (as a linearised step leaves a sticking patch), starts the next step with its
+// four corners back at a gap of 0 (to second order in the tilt: 1e-16 m). With `stabilize`
+// off, or with slots saying the last step left the corners open, it starts where it was.
+TEST(QuasistaticStepper, StabilizationClosesAgainTheCornersTheLastStepClosed) {
+  test::TempDir dir;
+  const Scene scene = load_scene(block_scene(dir));
+  const Model& model = *scene.model;
+  State s = make_state(model);
+  VecX yaw = VecX::Zero(model.nv);  // a pose of no special numbers
+  yaw[0] = 0.1234;
+  yaw[5] = 0.7;
+  integrate_q(model, s.q, yaw, 1.0);
+  Workspace ws;
+  step(model, s, ws);
+  ASSERT_EQ(s.contacts.size(), 4);
+  s.contacts.for_each([](const ContactSlot& sl) { EXPECT_EQ(sl.values[quasistatic_slot::kClosed], 1.0); });
+
+  VecX tilt = VecX::Zero(model.nv);
+  tilt[3] = 1e-7;  // the free joint's angular displacement about the block's x (body frame)
+  integrate_q(model, s.q, tilt, 1.0);
+  const std::vector<double> before = corner_gaps(model, s.q);
+  ASSERT_EQ(before.size(), 4u);
+  const auto [lo, hi] = std::minmax_element(before.begin(), before.end());
+  EXPECT_NEAR(*hi - *lo, 0.06 * 1e-7, 1e-12);
+
+  auto start_of_step = [&](bool stabilize, const State& from, double* moved) {
+    Formulation f = scene_formulation(model);
+    f.quasistatic.stabilize = stabilize;
+    State next = from;
+    Workspace w;
+    StepResult r;
+    step(model, next, make_input(model), f, w, &r);
+    *moved = r.quasistatic.stabilized;
+    return r.quasistatic.q_before;
+  };
+  double moved = 0.0;
+  const VecX q0 = start_of_step(true, s, &moved);
+  for (double gap : corner_gaps(model, q0)) EXPECT_NEAR(gap, 0.0, 1e-15);
+  EXPECT_NEAR(moved, 0.03 * 1e-7, 1e-12);
+  // It turns about its base (its centre of mass, 0.02 m up, moves 2e-9 m sideways); its base
+  // neither slides nor spins on the table.
+  EXPECT_LT((base_centre(model, q0) - base_centre(model, s.q)).head<2>().norm(), 1e-15);
+  EXPECT_NEAR(q0[6], s.q[6], 1e-15);  // the quaternion's z (w x y z): the yaw
+
+  EXPECT_EQ(start_of_step(false, s, &moved), s.q);
+  EXPECT_EQ(moved, 0.0);
+
+  std::vector<ContactSlot> slots = s.contacts.slots();
+  for (ContactSlot& sl : slots) sl.values[quasistatic_slot::kClosed] = 0.0;
+  State opened = s;
+  opened.contacts.assign(slots, s.contacts.live());
+  EXPECT_EQ(start_of_step(true, opened, &moved), s.q);
+  EXPECT_EQ(moved, 0.0);
+}
+
+// A block resting under the MIQP with a closed gap: each step may leave its corners anywhere
+// within the gap, and each next step's stabilisation brings them back to 0. In 200 steps the
+// block neither slides nor spins: the least displacement has no part along the directions
+// that change no gap, whose singular values in the corners' rows are of rounding size.
+TEST(QuasistaticStepper, StabilizationNeitherSlidesNorSpinsARestingBlock) {
+  test::TempDir dir;
+  const Scene scene = load_scene(block_scene(dir), {"options.scheme=miqp", "options.quasistatic.closed_gap=5e-8"});
+  const Model& model = *scene.model;
+  State s = make_state(model);
+  VecX yaw = VecX::Zero(model.nv);  // a pose of no special numbers
+  yaw[0] = 0.1234;
+  yaw[5] = 0.7;
+  integrate_q(model, s.q, yaw, 1.0);
+  const VecX q_start = s.q;
+  Workspace ws;
+  double moved = 0.0;
+  for (int i = 0; i < 200; ++i) {
+    StepResult r;
+    step(model, s, ws, &r);
+    moved = std::max(moved, r.quasistatic.stabilized);
+  }
+  // Each step the MIQP tilts the block within the closed gap (a corner up to twice it, open),
+  // and the next step's stabilisation tilts it back about its base: the base's centre and the
+  // yaw stay within second-order terms (1e-14 a step; a least displacement that slid or spun
+  // the block did so by 2e-8 m a step), and the gaps do not grow.
+  EXPECT_LT((base_centre(model, s.q) - base_centre(model, q_start)).head<2>().norm(), 1e-10);
+  EXPECT_NEAR(s.q[6], q_start[6], 1e-10);
+  EXPECT_LE(moved, 2 * 5e-8 + 1e-12);
+  for (double gap : corner_gaps(model, s.q)) EXPECT_LE(std::abs(gap), 2 * 5e-8 + 1e-12);
 }
 
 }  // namespace
