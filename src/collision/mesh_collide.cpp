@@ -276,16 +276,19 @@ std::vector<ContactPoint> reduce_manifold(std::vector<ContactPoint> points, int 
   }
   if (static_cast<int>(merged.size()) <= max_points) return merged;
   std::vector<ContactPoint> kept{merged.front()};
-  std::vector<double> gap(merged.size(), kInf);  // distance to the nearest kept point
+  std::vector<double> dist(merged.size(), kInf);  // distance to the nearest kept point
+  // A point's height above the deepest counts against its distance (kSupportTilt): a rounded
+  // base's rim must not stand in for its flat part's corners (as in reduce_points).
+  auto reach = [&](size_t i) { return dist[i] - (merged.front().depth - merged[i].depth) / kSupportTilt; };
   while (static_cast<int>(kept.size()) < max_points) {
-    size_t best = 0;
+    size_t best = merged.size();
     for (size_t i = 0; i < merged.size(); ++i) {
-      gap[i] = std::min(gap[i], (merged[i].position - kept.back().position).norm());
-      if (gap[i] > gap[best]) best = i;
+      dist[i] = std::min(dist[i], (merged[i].position - kept.back().position).norm());
+      if (dist[i] > 0.0 && (best == merged.size() || reach(i) > reach(best))) best = i;
     }
-    if (gap[best] <= 0.0) break;
+    if (best == merged.size()) break;
     kept.push_back(merged[best]);
-    gap[best] = 0.0;
+    dist[best] = 0.0;
   }
   return kept;
 }

@@ -34,8 +34,9 @@ ContactSet collide_trimesh(const Model& model, const BvhCache& bvhs, int ga, con
 // one-off queries; steppers should hold a BvhCache.
 ContactSet collide_trimesh(const Model& model, int ga, const Pose& X_WA, int gb, const Pose& X_WB, double margin);
 
-// Keeps the deepest point, then repeatedly the point farthest from those kept, after merging
-// points closer than `merge_distance` (the deeper survives).
+// Keeps the deepest point, then repeatedly the point farthest from those kept, a depth below
+// the deepest's counting against the distance (kSupportTilt), after merging points closer
+// than `merge_distance` (the deeper survives).
 std::vector<ContactPoint> reduce_manifold(std::vector<ContactPoint> points, int max_points,
                                           double merge_distance);
 

@@ -265,6 +265,31 @@ TEST(MeshCollide, ManifoldReductionKeepsDeepestAndSpreads) {
   EXPECT_NEAR(kept[2].position.x(), 0.0, 1e-12);
 }
 
+TEST(MeshCollide, ManifoldReductionKeepsAFlatBasesCornersOverTheRimAboveIt) {
+  // A rounded base (as in Narrowphase.RoundedBaseOnPlaneKeepsTheFlatBasesCorners): a flat
+  // 34 mm square touching, and the first ring of its rounded edges 3 mm farther out and
+  // 0.6 mm up. Of four points, farthest-first alone keeps one corner and three ring points.
+  std::vector<ContactPoint> pts;
+  auto add = [&](double x, double y, double up) {
+    ContactPoint p;
+    p.position = Vec3(x, y, up);
+    p.depth = -up;
+    pts.push_back(p);
+  };
+  for (double sx : {-1.0, 1.0})
+    for (double sy : {-1.0, 1.0}) {
+      add(0.017 * sx, 0.017 * sy, 0.0);
+      add(0.0200 * sx, 0.017 * sy, 0.0006);
+      add(0.017 * sx, 0.0200 * sy, 0.0006);
+      add(0.0192 * sx, 0.0192 * sy, 0.0006);
+    }
+  const auto kept = reduce_manifold(pts, 4, 1e-6);
+  ASSERT_EQ(kept.size(), 4u);
+  int corners = 0;
+  for (const ContactPoint& c : kept) corners += c.depth == 0.0;
+  EXPECT_EQ(corners, 4);
+}
+
 TEST(MeshCollide, RequiresATriangleMesh) {
   Scene s;
   const int a = s.add(GeomType::Sphere, Vec3(1, 0, 0));
