@@ -455,10 +455,11 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
     return worst;
   };
 
-  // Depth first, the child that agrees with the relaxed solution (its smaller side set to
-  // zero) first: the relaxation is weak (w + λ ≤ M with M far above the step's impulses and
-  // gaps), so its bound is flat over much of the tree and best-first search would sweep it
-  // breadth first; diving finds a complementary point, usually at the root's bound, at once.
+  // Depth first until an incumbent exists, the child that agrees with the relaxed solution
+  // (its smaller side set to zero) first: the relaxation is weak (w + λ ≤ M with M far above
+  // the step's impulses and gaps), so its bound is flat over much of the tree and best-first
+  // search would sweep it breadth first; diving finds a complementary point, usually at the
+  // root's bound, at once. Then best bound first (the proof; see the loop).
   std::vector<Node> open;
   try {
     // The relaxed solution's smaller side first. (Ordering the children by the previous
@@ -523,6 +524,16 @@ MiqpResult solve_complementarity_bb(const ComplementarityQp& p, const Complement
     open.push_back(root);
     while (!open.empty()) {
       if (!asked && res.nodes >= o.hints_after_nodes) ask();
+      if (best_x.size()) {
+        // Once an incumbent exists what is left is its proof: the open node of least bound
+        // first (ties: the deepest), which prunes the most. (Depth first all the way, the
+        // 3D pick's cylinder spent 900-1000 nodes on each of two steps proving an incumbent
+        // found at node 2; mean 1.8-2.6 ms a step against 1.6 now.)
+        size_t low = open.size() - 1;
+        for (size_t i = open.size(); i-- > 0;)
+          if (open[i].bound < open[low].bound) low = i;
+        std::swap(open[low], open.back());
+      }
       Node node = std::move(open.back());
       open.pop_back();
       if (node.bound >= best - gap()) continue;
