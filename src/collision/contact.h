@@ -16,6 +16,9 @@ inline constexpr int kMaxManifoldPoints = 8;
 // kSupportTilt (rad) in one step. A rounded box's rim, 0.6 mm above its flat base and 3 mm
 // farther out, then does not crowd out the base's own corners.
 inline constexpr double kSupportTilt = 0.02;
+// How far a point `distance` from those kept and `rise` above the deepest reaches past them,
+// for the reductions' "farthest next".
+inline double support_reach(double distance, double rise, double tilt = kSupportTilt) { return distance - rise / tilt; }
 
 struct ContactPoint {
   Vec3 position = Vec3::Zero();    // midway between the witness points

@@ -60,7 +60,7 @@ int reduce_points(const Polygon& poly, const double* sep, const bool* keep, int*
     if (sep[idx[k]] < sep[first]) first = idx[k];
   taken[first] = true;
   for (int k = 0; k < count; ++k) mind[idx[k]] = (poly.v[idx[k]].p - poly.v[first].p).norm();
-  auto reach = [&](int i) { return mind[i] - (sep[i] - sep[first]) / kSupportTilt; };
+  auto reach = [&](int i) { return support_reach(mind[i], sep[i] - sep[first]); };
   for (int m = 1; m < kMaxManifoldPoints; ++m) {
     int best = -1;
     for (int k = 0; k < count; ++k)

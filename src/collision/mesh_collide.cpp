@@ -277,9 +277,8 @@ std::vector<ContactPoint> reduce_manifold(std::vector<ContactPoint> points, int 
   if (static_cast<int>(merged.size()) <= max_points) return merged;
   std::vector<ContactPoint> kept{merged.front()};
   std::vector<double> dist(merged.size(), kInf);  // distance to the nearest kept point
-  // A point's height above the deepest counts against its distance (kSupportTilt): a rounded
-  // base's rim must not stand in for its flat part's corners (as in reduce_points).
-  auto reach = [&](size_t i) { return dist[i] - (merged.front().depth - merged[i].depth) / kSupportTilt; };
+  // A rounded base's rim must not stand in for its flat part's corners (kSupportTilt).
+  auto reach = [&](size_t i) { return support_reach(dist[i], merged.front().depth - merged[i].depth); };
   while (static_cast<int>(kept.size()) < max_points) {
     size_t best = merged.size();
     for (size_t i = 0; i < merged.size(); ++i) {
@@ -322,7 +321,7 @@ std::vector<ContactPoint> reduce_to_support(const std::vector<ContactPoint>& poi
     for (const ContactPoint& p : points) {
       // A point d beyond the span with a gap e above the deepest's closes only under a tilt
       // over e/d: it reaches past the span by d - e/tilt.
-      const double d = hull_distance(kept, p.position, -1) - (deepest - p.depth) / tilt;
+      const double d = support_reach(hull_distance(kept, p.position, -1), deepest - p.depth, tilt);
       if (d > best) {
         best = d;
         next = &p;

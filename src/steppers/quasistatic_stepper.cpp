@@ -239,7 +239,8 @@ void step_quasistatic(const Model& model, State& s, const Input& in, const Formu
       if (sol.modes[miqp_pair(sys, i, b)]) bits |= std::uint64_t{1} << b;
     sl.values[slot::kModes] = static_cast<double>(bits);
     sl.values[slot::kHasModes] = modes ? 1.0 : 0.0;
-    // The witnesses in their bodies at the step's start (ws.kin is at s.q before the step).
+    // The witnesses in their bodies at the step's start (ws.kin is at s.q before the step and
+    // its stabilisation, which moved the bodies by nm).
     const Vec3 wa = ws.kin.X_WB[c.body_a].inverse() * c.point_a, wb = ws.kin.X_WB[c.body_b].inverse() * c.point_b;
     for (int a = 0; a < 3; ++a) {
       sl.values[slot::kWitnessA + a] = wa[a];
