@@ -40,6 +40,24 @@ class State:
     @staticmethod
     def load(path: str | PathLike[str], model: Model | None = None) -> State: ...
 
+class QuasistaticStepInfo:
+    """What a quasistatic step did: its command, its displacement and the contact solver's work."""
+    @property
+    def actuated_dofs(self) -> list[int]: ...
+    @property
+    def dq_command(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def dq(self) -> npt.NDArray[np.float64]: ...
+    binaries: int
+    nodes: int
+    solve_ms: float
+    objective: float
+    big_m_active: bool
+    proven: bool
+    force_balance: float
+    complementarity: float
+    stabilized: float
+
 class StepResult:
     """The last step's contacts (world frame, forces on geom B) and solver statistics."""
     def __len__(self) -> int: ...
@@ -79,6 +97,8 @@ class StepResult:
     asleep_bodies: int
     solver_threads: int
     wall_time_s: float
+    @property
+    def quasistatic(self) -> QuasistaticStepInfo | None: ...
 
 class Model:
     """A loaded scene, MJCF or URDF file (immutable)."""

@@ -199,6 +199,27 @@ py::dict rollout(const py::object& models, const std::vector<PyState*>& states, 
 }  // namespace
 
 void bind_step(py::module_& mod) {
+  py::class_<QuasistaticStepInfo>(mod, "QuasistaticStepInfo",
+                                  "What a quasistatic step did (StepResult.quasistatic): its command, its "
+                                  "displacement, and the contact solver's work.")
+      .def_property_readonly("actuated_dofs", [](const QuasistaticStepInfo& i) { return i.actuated_dofs; },
+                             "Velocity indices of the actuated dofs.")
+      .def_property_readonly("dq_command", [](const QuasistaticStepInfo& i) { return py::array_t<double>(
+                                                 i.dq_command.size(), i.dq_command.data()); },
+                             "Commanded displacement of the actuated dofs (m or rad).")
+      .def_property_readonly("dq", [](const QuasistaticStepInfo& i) { return py::array_t<double>(
+                                         i.dq.size(), i.dq.data()); },
+                             "Actual displacement of the actuated dofs (m or rad).")
+      .def_readonly("binaries", &QuasistaticStepInfo::binaries)
+      .def_readonly("nodes", &QuasistaticStepInfo::nodes)
+      .def_readonly("solve_ms", &QuasistaticStepInfo::solve_ms)
+      .def_readonly("objective", &QuasistaticStepInfo::objective)
+      .def_readonly("big_m_active", &QuasistaticStepInfo::big_m_active)
+      .def_readonly("proven", &QuasistaticStepInfo::proven)
+      .def_readonly("force_balance", &QuasistaticStepInfo::force_balance)
+      .def_readonly("complementarity", &QuasistaticStepInfo::complementarity)
+      .def_readonly("stabilized", &QuasistaticStepInfo::stabilized);
+
   py::class_<StepResult>(mod, "StepResult",
                          "What a step produced besides the new state: its contacts (world frame; forces on "
                          "geom B, the normal from A to B) and the solver's work. Arrays have one row per contact.")
@@ -236,7 +257,13 @@ void bind_step(py::module_& mod) {
       .def_readonly("solver_iterations", &StepResult::solver_iterations)
       .def_readonly("asleep_bodies", &StepResult::asleep_bodies)
       .def_readonly("solver_threads", &StepResult::solver_threads)
-      .def_readonly("wall_time_s", &StepResult::wall_time_s);
+      .def_readonly("wall_time_s", &StepResult::wall_time_s)
+      .def_property_readonly(
+          "quasistatic",
+          [](const StepResult& r) -> py::object {
+            return r.quasistatic.valid ? py::cast(r.quasistatic) : py::none();
+          },
+          "The quasistatic stepper's QuasistaticStepInfo; None for the other formulations.");
 
   mod.def("step", &py_step, py::arg("model"), py::arg("state"), py::arg("input") = nullptr, py::arg("steps") = 1,
           py::arg("result") = false, py::arg("formulation") = std::nullopt,
