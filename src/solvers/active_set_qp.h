@@ -8,8 +8,9 @@
 // Each iteration works in the null space of the working set (a Householder QR of its rows):
 // a Newton step where the reduced Hessian has curvature, a descent ray where it has none,
 // cut by the first blocking row; at a stationary point the most negative multiplier leaves.
-// Sized for the quasistatic MIQP's node problems (tens of variables, a few hundred rows):
-// everything is recomputed densely at every iteration.
+// Sized for the quasistatic MIQP's node problems (tens of variables, a few hundred rows,
+// mostly sparse): the working set's QR is dense and updated row by row, the products with A
+// run over its nonzeros.
 
 #include <string>
 
