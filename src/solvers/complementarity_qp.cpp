@@ -23,6 +23,9 @@ constexpr double kDropRelative = 1e-10;
 // held by the working set, and its steps cross them by ~1e-9 of their length (4e-9 on a 3D
 // pick's node, where the LP's vertex that stood in instead cost 5.3 against 8e-6).
 constexpr double kQpRowSlack = 10.0;
+// Wolfe's minimum-norm point: a gap (relative) at which a stalled iteration counts as
+// converged (see min_norm_point).
+constexpr double kWolfeStalledGap = 1e-8;
 
 double clp_bound(double v) { return std::clamp(v, -kClpInf, kClpInf); }
 
@@ -232,6 +235,7 @@ class NodeSolver {
     VecX lambda = VecX::Ones(1);
     VecX y = pts.col(0);
     bool converged = false;
+    double gap = kInf;  // the last vertex's y·(y − q), relative to the corral's scale
     for (int major = 0; major < 20 * (d + 1) && !converged; ++major) {
       if (y.squaredNorm() == 0.0) {
         converged = true;
@@ -239,12 +243,12 @@ class NodeSolver {
       }
       const VecX dir = y / y.norm();
       for (int i = 0; i < d; ++i) lp_.setObjectiveCoefficient(curved_[i], dir[i] * std::sqrt(p_.H(curved_[i], curved_[i])));
-      lp_.primal();
-      if (!lp_.isProvenOptimal()) break;
+      if (!optimal_lp()) break;
       const VecX v = Eigen::Map<const VecX>(lp_.primalColumnSolution(), n_);
       const VecX q = to_u(v);
       const double scale = std::max(q.squaredNorm(), pts.colwise().squaredNorm().maxCoeff());
-      if (y.squaredNorm() - y.dot(q) <= 1e-10 * scale) {
+      gap = (y.squaredNorm() - y.dot(q)) / scale;
+      if (gap <= 1e-10) {
         converged = true;
         break;
       }
@@ -287,11 +291,32 @@ class NodeSolver {
         lambda.conservativeResize(kept);
         lambda /= lambda.sum();
       }
+      const VecX before = y;
       y = pts * lambda;
+      // A vertex that no longer shortens y is rounding at work: on the rounded box's pick
+      // the LP returned the same vertex for 200 majors with the gap stuck at 1e-10..2e-9.
+      // There y is the minimum within that gap, far inside the search's 1e-4.
+      if (y.squaredNorm() >= before.squaredNorm() && gap <= kWolfeStalledGap) converged = true;
     }
     x = VecX::Zero(n_);
     for (size_t i = 0; i < full.size(); ++i) x += lambda[static_cast<int>(i)] * full[i];
     return restore(lo, hi, converged);
+  }
+
+  // Solves the LP as it stands, warm; where Clp does not prove an optimum, again from a slack
+  // basis, unscaled and then scaled. (Clp called a Wolfe LP infeasible at its tenth major on
+  // the cylinder's pick, step 1109, whose nine before were feasible with the same bounds.)
+  bool optimal_lp() {
+    lp_.primal();
+    if (lp_.isProvenOptimal()) return true;
+    for (const int scaling : {0, 3}) {
+      lp_.scaling(scaling);
+      lp_.allSlackBasis(true);
+      lp_.primal();
+      if (lp_.isProvenOptimal()) break;
+    }
+    lp_.scaling(0);
+    return lp_.isProvenOptimal();
   }
 
   // The node LP as it was (column bounds, zero objective); returns `ok`.
