@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "collision/contact.h"
 #include "collision/mesh_collide.h"
 #include "contact/friction_directions.h"
 #include "core/error.h"
@@ -11,6 +12,10 @@
 #include "kinematics/kinematics.h"
 
 namespace graspsim {
+
+// The scene option's default is the collider's own tilt (model/ cannot include collision/).
+static_assert(QuasistaticOptions{}.support_tilt == kSupportTilt);
+
 namespace {
 
 bool is_servo(const Actuator& a) { return a.type == ActuatorType::Position || a.type == ActuatorType::Velocity; }
