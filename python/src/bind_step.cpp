@@ -31,6 +31,9 @@ void advance(const PyModel& m, PyState& s, const Input* input, const Formulation
   }
 }
 
+// A 1-D NumPy array holding its own copy of x.
+py::array_t<double> copied(const VecX& x) { return py::array_t<double>(x.size(), x.data()); }
+
 long require_steps(long steps, const char* name) {
   if (steps < 0) throw InputError(std::string(name) + " must be >= 0, got " + std::to_string(steps));
   return steps;
@@ -204,11 +207,9 @@ void bind_step(py::module_& mod) {
                                   "displacement, and the contact solver's work.")
       .def_property_readonly("actuated_dofs", [](const QuasistaticStepInfo& i) { return i.actuated_dofs; },
                              "Velocity indices of the actuated dofs.")
-      .def_property_readonly("dq_command", [](const QuasistaticStepInfo& i) { return py::array_t<double>(
-                                                 i.dq_command.size(), i.dq_command.data()); },
+      .def_property_readonly("dq_command", [](const QuasistaticStepInfo& i) { return copied(i.dq_command); },
                              "Commanded displacement of the actuated dofs (m or rad).")
-      .def_property_readonly("dq", [](const QuasistaticStepInfo& i) { return py::array_t<double>(
-                                         i.dq.size(), i.dq.data()); },
+      .def_property_readonly("dq", [](const QuasistaticStepInfo& i) { return copied(i.dq); },
                              "Actual displacement of the actuated dofs (m or rad).")
       .def_readonly("binaries", &QuasistaticStepInfo::binaries)
       .def_readonly("nodes", &QuasistaticStepInfo::nodes)

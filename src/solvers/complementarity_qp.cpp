@@ -149,15 +149,10 @@ class NodeSolver {
       // Cold, unscaled and then scaled (each has stopped with rows missed by 2e-9 where the
       // other did not, on the 3D pick).
       bool decided = false;
-      for (const int scaling : {0, 3}) {
-        lp_.scaling(scaling);
-        lp_.allSlackBasis(true);
-        lp_.primal();
+      solve_cold([&] {
         x0 = Eigen::Map<const VecX>(lp_.primalColumnSolution(), n_);
-        if (lp_.isProvenPrimalInfeasible()) break;
-        if ((decided = row_violation(x0) <= tol_)) break;
-      }
-      lp_.scaling(0);
+        return lp_.isProvenPrimalInfeasible() || (decided = row_violation(x0) <= tol_);
+      });
       if (lp_.isProvenPrimalInfeasible()) return NodeOutcome::Infeasible;
       if (!decided) {
         undecided_reason_ = "Clp could not decide a node's feasibility (status " + std::to_string(lp_.status()) +
@@ -291,31 +286,37 @@ class NodeSolver {
         lambda.conservativeResize(kept);
         lambda /= lambda.sum();
       }
-      const VecX before = y;
+      const double before = y.squaredNorm();
       y = pts * lambda;
       // A vertex that no longer shortens y is rounding at work: on the rounded box's pick
       // the LP returned the same vertex for 200 majors with the gap stuck at 1e-10..2e-9.
       // There y is the minimum within that gap, far inside the search's 1e-4.
-      if (y.squaredNorm() >= before.squaredNorm() && gap <= kWolfeStalledGap) converged = true;
+      if (y.squaredNorm() >= before && gap <= kWolfeStalledGap) converged = true;
     }
     x = VecX::Zero(n_);
     for (size_t i = 0; i < full.size(); ++i) x += lambda[static_cast<int>(i)] * full[i];
     return restore(lo, hi, converged);
   }
 
-  // Solves the LP as it stands, warm; where Clp does not prove an optimum, again from a slack
-  // basis, unscaled and then scaled. (Clp called a Wolfe LP infeasible at its tenth major on
-  // the cylinder's pick, step 1109, whose nine before were feasible with the same bounds.)
-  bool optimal_lp() {
-    lp_.primal();
-    if (lp_.isProvenOptimal()) return true;
+  // The LP from a slack basis, unscaled and then scaled, until `done()` says the answer
+  // will do; unscaled again afterwards.
+  template <class Done>
+  void solve_cold(Done done) {
     for (const int scaling : {0, 3}) {
       lp_.scaling(scaling);
       lp_.allSlackBasis(true);
       lp_.primal();
-      if (lp_.isProvenOptimal()) break;
+      if (done()) break;
     }
     lp_.scaling(0);
+  }
+
+  // Solves the LP as it stands, warm, and cold where Clp does not prove an optimum. (Clp
+  // called a Wolfe LP infeasible at its tenth major on the cylinder's pick, step 1109, whose
+  // nine before were feasible with the same bounds.)
+  bool optimal_lp() {
+    lp_.primal();
+    if (!lp_.isProvenOptimal()) solve_cold([&] { return lp_.isProvenOptimal(); });
     return lp_.isProvenOptimal();
   }
 
