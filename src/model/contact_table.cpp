@@ -40,6 +40,13 @@ ContactSlot& ContactTable::touch(const ContactKey& key, double t) {
   return slots_[i];
 }
 
+ContactSlot& ContactTable::touch_slot(int index) {
+  const auto i = static_cast<size_t>(index);
+  if (index < 0 || i >= live_.size() || !live_[i]) throw std::logic_error("contact table: touch_slot of a slot not live");
+  touched_[i] = 1;
+  return slots_[i];
+}
+
 std::pair<std::vector<int>::const_iterator, std::vector<int>::const_iterator> ContactTable::pair_range(
     int geom_a, int geom_b) const {
   auto first = lower({geom_a, geom_b, 0}), last = first;

@@ -42,6 +42,9 @@ class ContactTable {
   // for new ones, at time t), then end(), which drops the slots not touched.
   void begin();
   ContactSlot& touch(const ContactKey& key, double t);
+  // touch() of a live slot already found (by find or find_pair since begin()): no search.
+  ContactSlot& touch_slot(int index);
+  int index_of(const ContactSlot& slot) const { return static_cast<int>(&slot - slots_.data()); }
   void end();
   // touch() for every existing slot of the geom pair (a, b) (a pair kept unchanged from the
   // last step, e.g. asleep): one search for the pair instead of one per point. `out` receives

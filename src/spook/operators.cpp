@@ -123,7 +123,6 @@ void validate(const Problem& p, std::vector<int>& owner) {
           [&] { return "friction row " + std::to_string(i) + " belongs to no contact"; });
 }
 
-double friction_bound(double mu, double lambda_n) { return mu * std::max(lambda_n, 0.0); }
 
 namespace {
 

@@ -5,6 +5,7 @@
 // and dense island blocks.
 
 #include <Eigen/SparseCore>
+#include <algorithm>
 #include <vector>
 
 #include "spook/problem.h"
@@ -151,6 +152,6 @@ double complementarity_residual(const Problem& problem, const Operators& ops, co
                                 VecX& w);
 
 // The Coulomb-bounds of a friction row given the current normal impulse λ_n.
-double friction_bound(double mu, double lambda_n);
+inline double friction_bound(double mu, double lambda_n) { return mu * std::max(lambda_n, 0.0); }
 
 }  // namespace graspsim::spook

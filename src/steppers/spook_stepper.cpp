@@ -30,6 +30,7 @@ struct ContactRowsInfo {
   double mu = 0.0;
   double relax_target = 0.0;         // the normal's target in the relax pass (Problem::relax_target)
   const ContactSlot* memory = nullptr;  // into State::contacts (unchanged until the step ends)
+  int slot = -1;                     // State::contacts' slot of the point's own key, or −1
 };
 
 // Scratch of the SPOOK stepper (collision results, the assembled problem), private to it.
@@ -531,14 +532,12 @@ double lone_normal_impulse(const spook::Problem& P, const Eigen::SparseMatrix<do
 // a new id while staying put. Its memory is then the pair's point last step at the same place
 // (within kSamePoint), so the warm start is not lost: losing it on 8 of a 2-box column's 12
 // points every few steps left the Iterative solver 16 sweeps from zero and kicked the column
-// to 1 mm/s. `scratch` holds the pair's slots.
+// to 1 mm/s. `pair` holds the pair's slots (ContactTable::find_pair).
 constexpr double kSamePoint = 1e-5;  // m
-const ContactSlot* same_point_memory(const ContactTable& table, const ContactSet& cs, const ContactPoint& p,
-                                     std::vector<const ContactSlot*>& scratch) {
-  table.find_pair(cs.geom_a, cs.geom_b, scratch);
+const ContactSlot* same_point_memory(const std::vector<const ContactSlot*>& pair, const ContactPoint& p) {
   const ContactSlot* best = nullptr;
   double best_d2 = kSamePoint * kSamePoint;
-  for (const ContactSlot* m : scratch) {
+  for (const ContactSlot* m : pair) {
     const Vec3 at(m->values[kPosition], m->values[kPosition + 1], m->values[kPosition + 2]);
     const double d2 = (at - p.position).squaredNorm();
     if (d2 <= best_d2) best = m, best_d2 = d2;
@@ -546,10 +545,18 @@ const ContactSlot* same_point_memory(const ContactTable& table, const ContactSet
   return best;
 }
 
+// The slot of the point's own key among its pair's (in key order: the one find() returns).
+const ContactSlot* own_memory(const std::vector<const ContactSlot*>& pair, const ContactPoint& p) {
+  for (const ContactSlot* m : pair)
+    if (m->key.feature == p.feature) return m;
+  return nullptr;
+}
+
 void add_contact_rows(const Model& model, State& s, const Workspace& ws, SpookScratch& sc, RowBuilder& rows,
                       std::vector<std::pair<int, double>>& box_fixed) {
   const double h = model.options.dt;
   spook::Problem& P = sc.problem;
+  const double comp = spook::velocity_compliance(kFrictionCreep, h);  // (every friction row's)
   sc.sleeping_sets.clear();
   for (int si = 0; si < static_cast<int>(sc.contact_sets.size()); ++si) {
     const ContactSet& cs = sc.contact_sets[si];
@@ -559,6 +566,7 @@ void add_contact_rows(const Model& model, State& s, const Workspace& ws, SpookSc
       continue;
     }
     const ContactMaterial& cm = model.contact_material(ga.material, gb.material);
+    s.contacts.find_pair(cs.geom_a, cs.geom_b, sc.pair_memory);  // (one search a pair, not one a point)
     for (int pi = 0; pi < static_cast<int>(cs.points.size()); ++pi) {
       const ContactPoint& p = cs.points[pi];
       ContactRowsInfo info;
@@ -567,8 +575,9 @@ void add_contact_rows(const Model& model, State& s, const Workspace& ws, SpookSc
       info.body_a = ga.body;
       info.body_b = gb.body;
       info.mu = cm.friction;
-      const ContactSlot* memory = s.contacts.find({cs.geom_a, cs.geom_b, p.feature});
-      if (!memory) memory = same_point_memory(s.contacts, cs, p, sc.pair_memory);
+      const ContactSlot* memory = own_memory(sc.pair_memory, p);
+      info.slot = memory ? s.contacts.index_of(*memory) : -1;
+      if (!memory) memory = same_point_memory(sc.pair_memory, p);
       info.memory = memory;
 
       // Every row of the contact is u·(v_B − v_A) at the point: one walk of each body's dofs.
@@ -607,7 +616,6 @@ void add_contact_rows(const Model& model, State& s, const Workspace& ws, SpookSc
       cr.solver = cm.spook.solver;  // an island runs the strongest its contacts ask for (ContactRows)
       cr.mu = cm.friction;
       cr.treatment = treatment;
-      const double comp = spook::velocity_compliance(kFrictionCreep, h);
       const bool one_sided = treatment == FrictionTreatment::Polyhedral;
       for (int k = 0; k < info.ndirections; ++k) {
         const int r = rows.add(RowKind::Friction, 0.0, comp, one_sided ? 0.0 : -kInf, kInf);
@@ -848,7 +856,7 @@ size_t collect_results(const Model& model, State& s, Workspace& ws, SpookScratch
     ft /= h;
     const double fn = sol.lambda[cr.normal] / h;
     const double torsion = cr.torsion >= 0 ? sol.lambda[cr.torsion] / h : 0.0;
-    ContactSlot& slot = s.contacts.touch({cs.geom_a, cs.geom_b, p.feature}, s.t);
+    ContactSlot& slot = info.slot >= 0 ? s.contacts.touch_slot(info.slot) : s.contacts.touch({cs.geom_a, cs.geom_b, p.feature}, s.t);
     slot.values[kNormalImpulse] = sol.lambda[cr.normal];
     for (int k = 0; k < 3; ++k) slot.values[kFrictionForce + k] = ft[k];
     for (int k = 0; k < 3; ++k) slot.values[kPosition + k] = p.position[k];

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cmath>
+#include <cstdint>
 #include <random>
 
 #include "solvers/friction_projection.h"
@@ -86,6 +89,29 @@ TEST(FrictionProjection, DiskScalesOntoTheRimAndKeepsInsidePoints) {
   EXPECT_EQ(y, -0.2);
   EXPECT_EQ(project_box(5.0, -1.0, 2.0), 2.0);
   EXPECT_EQ(project_box(-5.0, -1.0, 2.0), -1.0);
+}
+
+// project_disk skips the square root well inside the disk: its result must be, bit for bit,
+// that of the plain rule (scale when √(x² + y²) > radius) on and next to the rim, at radii
+// from subnormal-squared to large, where a margin too thin for radius²'s rounding would
+// keep a point the plain rule scales.
+TEST(FrictionProjection, DiskShortcutGivesThePlainRulesBits) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> angle(0.0, 6.283185307179586), offset(-1e-11, 1e-11);
+  for (double radius : {0.0, 1e-300, 1e-160, 1e-150, 1e-149, 1e-8, 0.3, 1.0, 7.0, 1e150}) {
+    for (int trial = 0; trial < 2000; ++trial) {
+      const double a = angle(rng), scale = 1.0 + (trial % 4 == 0 ? 0.0 : offset(rng));
+      double x = radius * scale * std::cos(a), y = radius * scale * std::sin(a);
+      if (trial % 7 == 0) x = std::nextafter(x, 0.0);
+      double px = x, py = y;
+      const double norm = std::sqrt(x * x + y * y);
+      if (norm > radius) px *= radius / norm, py *= radius / norm;
+      double sx = x, sy = y;
+      project_disk(sx, sy, radius);
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(sx), std::bit_cast<std::uint64_t>(px)) << radius << " " << trial;
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(sy), std::bit_cast<std::uint64_t>(py)) << radius << " " << trial;
+    }
+  }
 }
 
 // The capped-simplex projection is the closest point: no other feasible point on a fine
