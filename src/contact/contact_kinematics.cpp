@@ -15,9 +15,11 @@ ContactFrame contact_frame(const Vec3& n) {
 void point_chain(const KinematicsData& kin, int body, const Vec3& c, PointChain& chain) {
   chain.clear();
   if (body == 0) return;
+  int n = 0;  // the chain's length first, so it is written in dof order (no reverse)
+  for (int d = kin.body_last_dof[body]; d >= 0; d = kin.dof_parent[d]) ++n;
+  chain.resize(static_cast<size_t>(n));
   for (int d = kin.body_last_dof[body]; d >= 0; d = kin.dof_parent[d])
-    chain.emplace_back(d, kin.S.col(d).tail<3>() + kin.S.col(d).head<3>().cross(c));
-  std::reverse(chain.begin(), chain.end());
+    chain[static_cast<size_t>(--n)] = {d, kin.S.col(d).tail<3>() + kin.S.col(d).head<3>().cross(c)};
 }
 
 void angular_chain(const KinematicsData& kin, int body, PointChain& chain) {

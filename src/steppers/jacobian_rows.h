@@ -1,7 +1,7 @@
 #pragma once
-// A constraint Jacobian from triplets that the row builders append row by row, rebuilt every
-// step but with the same sparsity pattern while the contacts persist: the pattern is then
-// kept and only the values are written.
+// A constraint Jacobian from the entries that the row builders append row by row, rebuilt
+// every step but with the same sparsity pattern while the contacts persist: the pattern is
+// then kept and only the values are written.
 
 #include <Eigen/SparseCore>
 #include <utility>
@@ -9,23 +9,58 @@
 
 namespace graspsim {
 
-// Where each Jacobian triplet's value went in J's value array and whether it began its
-// entry's sum, for the (row, col) sequence `keys` of the step that built J (fill_rows).
+// J's entries as the builders append them: each row started (start_row, rows in order)
+// before its entries are added, in any column order, a column possibly more than once
+// (summed in the order added). Kept between steps for its capacity.
+struct JacobianEntries {
+  std::vector<int> row_begin;  // row r's entries start at row_begin[r] (rows started so far)
+  std::vector<int> col;
+  std::vector<double> val;
+  void clear() {
+    row_begin.clear();
+    col.clear();
+    val.clear();
+  }
+  void start_row() { row_begin.push_back(size()); }
+  // An entry of the last row started; throws std::logic_error for any other row.
+  void add(int row, int c, double v) {
+    if (row + 1 != static_cast<int>(row_begin.size())) out_of_order();
+    col.push_back(c);
+    val.push_back(v);
+  }
+  // Room for n entries of the last row started, to be written at the returned columns and
+  // values (a whole contact row at once: one size check, not one an entry).
+  std::pair<int*, double*> extend(int row, int n) {
+    if (row + 1 != static_cast<int>(row_begin.size())) out_of_order();
+    const size_t k = col.size();
+    col.resize(k + static_cast<size_t>(n));
+    val.resize(k + static_cast<size_t>(n));
+    return {col.data() + k, val.data() + k};
+  }
+  int size() const { return static_cast<int>(col.size()); }
+
+ private:
+  [[noreturn]] static void out_of_order();
+};
+
+// Where each entry's value went in J's value array and whether it began its sum, for the
+// pattern (row_begin, col) of the step that built J (fill_rows).
 struct JacobianLayout {
-  std::vector<std::pair<int, int>> keys;
+  std::vector<int> row_begin, col;
   std::vector<int> slot;
   std::vector<char> first;
-  bool has_slots = false;  // slot and first hold for keys (recorded once the pattern recurs)
-  std::vector<int> order;  // scratch: a row's triplets by column
+  bool has_slots = false;  // slot and first hold for the pattern (recorded once it recurs)
+  std::vector<int> order;  // scratch: a row's entries by column
   int rows = -1, cols = -1;
 };
 
-// J from this step's triplets; returns whether its pattern is last step's. A pattern that
-// recurs (the contacts kept their slots and points) is recorded once, then the values are
-// written in place through the record: the same sums in the same order, so the same bits,
-// with no sort. While the pattern keeps changing (an unsettled pile), J is built as it
-// always was and only the triplets' (row, col) are kept, to see it recur.
-bool fill_rows(std::vector<Eigen::Triplet<double>>& triplets, int rows, int cols,
-               Eigen::SparseMatrix<double, Eigen::RowMajor>& J, JacobianLayout& layout);
+// J (rows × cols) from this step's entries; returns whether its pattern is last step's. A
+// pattern that recurs (the contacts kept their slots and points) is recorded once, then the
+// values are written in place through the record: the same sums in the same order, so the
+// same bits, with no sort. While the pattern keeps changing (an unsettled pile), J is built
+// from the entries (each row sorted by column, stably, repeats summed in the order added, as
+// setFromTriplets would) and only the pattern is kept, to see it recur.
+bool fill_rows(JacobianEntries& entries, int rows, int cols, Eigen::SparseMatrix<double, Eigen::RowMajor>& J,
+               JacobianLayout& layout);
 
 }  // namespace graspsim

@@ -40,7 +40,7 @@ struct SpookScratch {
   std::vector<ContactSet> contact_sets;
   std::vector<ContactRowsInfo> contact_rows;
   std::vector<Vec3> directions;      // friction directions (world) of every contact, in row order
-  std::vector<Eigen::Triplet<double>> triplets;
+  JacobianEntries jacobian;          // J's entries as the row builders append them
   JacobianLayout jacobian_layout;    // J's pattern of the last step, kept while it recurs
   std::vector<int> structure_last, structure_scratch;  // structure_key of the last step, and scratch
   std::uint64_t structure_stamps = 0;  // Problem::structure stamps handed out
@@ -110,7 +110,7 @@ struct RowBuilder {
   std::vector<double>& lo;
   std::vector<double>& hi;
   std::vector<RowKind>& kind;
-  std::vector<Eigen::Triplet<double>>& triplets;
+  JacobianEntries& jac;
 
   RowEntries& entries;
 
@@ -119,15 +119,17 @@ struct RowBuilder {
                     const Vec3& u, const VecX& v, bool angular = false) {
     entries.clear();
     const double jv = relative_row_at(kin, body_a, c_a, body_b, c_b, u, v, angular, entries);
-    for (const auto& [d, x] : entries) triplets.emplace_back(row, d, x);
+    for (const auto& [d, x] : entries) jac.add(row, d, x);
     return jv;
   }
   // A row u·(x_B − x_A) from two chains at the contact point.
   void add_chain_row(int row, const PointChain& a, const PointChain& b, const Vec3& u) {
-    relative_row(a, b, u, [&](int d, double x) { triplets.emplace_back(row, d, x); });
+    auto [col, val] = jac.extend(row, static_cast<int>(a.size() + b.size()));
+    relative_row(a, b, u, [&](int d, double x) { *col++ = d, *val++ = x; });
   }
 
   int add(RowKind k, double tgt, double comp, double l, double u) {
+    jac.start_row();
     kind.push_back(k);
     target.push_back(tgt);
     compliance.push_back(comp);
@@ -646,7 +648,7 @@ void add_limit_rows(const Model& model, const State& s, const std::vector<char>&
     for (auto [gap, sign] : {std::pair{q - j.lower, 1.0}, std::pair{j.upper - q, -1.0}}) {
       if (gap > reach) continue;
       const int r = rows.add(RowKind::Limit, spook::spook_target(params, h, gap, sign * v), params.sigma, 0.0, kInf);
-      rows.triplets.emplace_back(r, j.vadr, sign);
+      rows.jac.add(r, j.vadr, sign);
     }
   }
 }
@@ -669,8 +671,8 @@ void add_joint_coupling_row(const Model& model, const State& s, const Equality& 
   }
   const double h = model.options.dt;
   const int r = rows.add(RowKind::Equality, 0.0, params.sigma, -kInf, kInf);
-  rows.triplets.emplace_back(r, ja.vadr, 1.0);
-  if (e.joint_b >= 0) rows.triplets.emplace_back(r, model.joints[e.joint_b].vadr, -slope);
+  rows.jac.add(r, ja.vadr, 1.0);
+  if (e.joint_b >= 0) rows.jac.add(r, model.joints[e.joint_b].vadr, -slope);
   rows.target[r] = spook::spook_target(params, h, s.q[ja.qadr] - e.ref_a - value, rate);
 }
 
@@ -714,7 +716,7 @@ void add_joint_friction_rows(const Model& model, const std::vector<char>& asleep
     if (j.frictionloss <= 0.0 || model.bodies[j.body].kinematic || asleep[j.body]) continue;
     for (int d = j.vadr; d < j.vadr + j.nv; ++d) {
       const int r = rows.add(RowKind::Bounded, 0.0, compliance, -j.frictionloss * h, j.frictionloss * h);
-      rows.triplets.emplace_back(r, d, 1.0);
+      rows.jac.add(r, d, 1.0);
     }
   }
 }
@@ -739,7 +741,7 @@ void add_servo_rows(const Model& model, const State& s, const Input& in, SpookSc
       compliance = spook::velocity_compliance(1.0 / a.kv, h);
     }
     const int r = rows.add(RowKind::Bounded, target, compliance, a.effort_min * h, a.effort_max * h);
-    for (const TransmissionTerm& t : a.transmission) rows.triplets.emplace_back(r, t.vadr, t.coef);
+    for (const TransmissionTerm& t : a.transmission) rows.jac.add(r, t.vadr, t.coef);
     sc.actuator_row[i] = r;
   }
 }
@@ -762,10 +764,10 @@ void assemble(const Model& model, State& s, const Input& in, const Workspace& ws
   sc.ncontacts = 0;  // P.contacts keeps its elements (and their row lists' storage)
   sc.contact_rows.clear();
   sc.directions.clear();
-  sc.triplets.clear();
+  sc.jacobian.clear();
   for (auto* v : {&sc.row_target, &sc.row_compliance, &sc.row_lo, &sc.row_hi}) v->clear();
   sc.row_kind.clear();
-  RowBuilder rows{sc.row_target, sc.row_compliance, sc.row_lo, sc.row_hi, sc.row_kind, sc.triplets, sc.row_entries};
+  RowBuilder rows{sc.row_target, sc.row_compliance, sc.row_lo, sc.row_hi, sc.row_kind, sc.jacobian, sc.row_entries};
   std::vector<std::pair<int, double>>& box_fixed = sc.box_fixed;
   box_fixed.clear();
   add_contact_rows(model, s, ws, sc, rows, box_fixed);
@@ -776,7 +778,7 @@ void assemble(const Model& model, State& s, const Input& in, const Workspace& ws
   add_joint_friction_rows(model, sc.asleep, rows);
 
   const int n = rows.size();
-  const bool pattern_kept = fill_rows(sc.triplets, n, model.nv, P.J, sc.jacobian_layout);
+  const bool pattern_kept = fill_rows(sc.jacobian, n, model.nv, P.J, sc.jacobian_layout);
   // The structure stamp (Problem::structure): kept while J's pattern, the trees and the
   // contacts' rows are last step's, a new one otherwise.
   structure_key(P, sc.structure_scratch);
