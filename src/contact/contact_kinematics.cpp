@@ -12,21 +12,28 @@ ContactFrame contact_frame(const Vec3& n) {
   return {n, t1, n.cross(t1)};
 }
 
-void point_chain(const KinematicsData& kin, int body, const Vec3& c, PointChain& chain) {
+namespace {
+
+// The chain of `body`'s dofs from its root, in dof order, each with column(d): counted
+// first, so it is written in place (no reverse).
+template <class Column>
+void fill_chain(const KinematicsData& kin, int body, PointChain& chain, Column column) {
   chain.clear();
   if (body == 0) return;
-  int n = 0;  // the chain's length first, so it is written in dof order (no reverse)
+  int n = 0;
   for (int d = kin.body_last_dof[body]; d >= 0; d = kin.dof_parent[d]) ++n;
   chain.resize(static_cast<size_t>(n));
-  for (int d = kin.body_last_dof[body]; d >= 0; d = kin.dof_parent[d])
-    chain[static_cast<size_t>(--n)] = {d, kin.S.col(d).tail<3>() + kin.S.col(d).head<3>().cross(c)};
+  for (int d = kin.body_last_dof[body]; d >= 0; d = kin.dof_parent[d]) chain[static_cast<size_t>(--n)] = {d, column(d)};
+}
+
+}  // namespace
+
+void point_chain(const KinematicsData& kin, int body, const Vec3& c, PointChain& chain) {
+  fill_chain(kin, body, chain, [&](int d) -> Vec3 { return kin.S.col(d).tail<3>() + kin.S.col(d).head<3>().cross(c); });
 }
 
 void angular_chain(const KinematicsData& kin, int body, PointChain& chain) {
-  chain.clear();
-  if (body == 0) return;
-  for (int d = kin.body_last_dof[body]; d >= 0; d = kin.dof_parent[d]) chain.emplace_back(d, kin.S.col(d).head<3>());
-  std::reverse(chain.begin(), chain.end());
+  fill_chain(kin, body, chain, [&](int d) -> Vec3 { return kin.S.col(d).head<3>(); });
 }
 
 Vec3 chain_velocity(const PointChain& chain, const VecX& v) {

@@ -123,7 +123,6 @@ void validate(const Problem& p, std::vector<int>& owner) {
           [&] { return "friction row " + std::to_string(i) + " belongs to no contact"; });
 }
 
-
 namespace {
 
 // J's row i as raw arrays (J may be uncompressed when a caller built it by insert()).

@@ -12,44 +12,17 @@ namespace {
 // Row r's entries are [begin(r), begin(r + 1)).
 int row_end(const JacobianEntries& e, int r, int rows) { return r + 1 < rows ? e.row_begin[r + 1] : e.size(); }
 
-// J from the entries, each row sorted by column in place (stable insertion sort: rows are
-// short and nearly always sorted already) and repeats summed, written straight into J's
-// compressed arrays (kept storage; Eigen's insertBack cost ~4x this per entry).
-void build_rows(JacobianEntries& e, int rows, int cols, Eigen::SparseMatrix<double, Eigen::RowMajor>& J) {
-  J.resize(rows, cols);
-  J.resizeNonZeros(e.size());  // an upper bound: repeats merge
-  int* outer = J.outerIndexPtr();
-  int* inner = J.innerIndexPtr();
-  double* value = J.valuePtr();
-  int nnz = 0;
-  for (int r = 0; r < rows; ++r) {
-    outer[r] = nnz;
-    const int begin = e.row_begin[r], end = row_end(e, r, rows);
-    for (int k = begin + 1; k < end; ++k)
-      for (int j = k; j > begin && e.col[j - 1] > e.col[j]; --j) {
-        std::swap(e.col[j - 1], e.col[j]);
-        std::swap(e.val[j - 1], e.val[j]);
-      }
-    for (int k = begin; k < end;) {
-      const int c = e.col[k];
-      double sum = e.val[k++];
-      while (k < end && e.col[k] == c) sum += e.val[k++];
-      inner[nnz] = c;
-      value[nnz++] = sum;
-    }
-  }
-  outer[rows] = nnz;
-  J.resizeNonZeros(nnz);
-}
-
-// The same, leaving the entries in their order and recording where each one's value goes
-// (layout.slot, layout.first).
-void build_rows_recorded(const JacobianEntries& e, int rows, int cols, Eigen::SparseMatrix<double, Eigen::RowMajor>& J,
-                         JacobianLayout& layout) {
+// J from the entries: each row's entries ordered by column (a stable insertion sort of
+// their indices: rows are short and nearly always sorted already), repeats summed in the
+// order added, written straight into J's compressed arrays (kept storage; Eigen's
+// insertBack cost ~4x this per entry), and where each entry's value went recorded
+// (layout.slot, layout.first) for the steps that repeat the pattern.
+void build_rows(const JacobianEntries& e, int rows, int cols, Eigen::SparseMatrix<double, Eigen::RowMajor>& J,
+                JacobianLayout& layout) {
   layout.slot.resize(e.col.size());
   layout.first.resize(e.col.size());
   J.resize(rows, cols);
-  J.resizeNonZeros(e.size());
+  J.resizeNonZeros(e.size());  // an upper bound: repeats merge
   int* outer = J.outerIndexPtr();
   int* inner = J.innerIndexPtr();
   double* value = J.valuePtr();
@@ -59,7 +32,7 @@ void build_rows_recorded(const JacobianEntries& e, int rows, int cols, Eigen::Sp
     outer[r] = nnz;
     order.clear();
     for (int k = e.row_begin[r]; k < row_end(e, r, rows); ++k) order.push_back(k);
-    for (size_t k = 1; k < order.size(); ++k)  // (the same stable sort, of indices)
+    for (size_t k = 1; k < order.size(); ++k)
       for (size_t j = k; j > 0 && e.col[order[j - 1]] > e.col[order[j]]; --j) std::swap(order[j - 1], order[j]);
     for (size_t k = 0; k < order.size(); ++nnz) {
       const int c = e.col[order[k]];
@@ -75,20 +48,15 @@ void build_rows_recorded(const JacobianEntries& e, int rows, int cols, Eigen::Sp
   }
   outer[rows] = nnz;
   J.resizeNonZeros(nnz);
-  layout.has_slots = true;
 }
 
 }  // namespace
 
-bool fill_rows(JacobianEntries& entries, int rows, int cols, Eigen::SparseMatrix<double, Eigen::RowMajor>& J,
+bool fill_rows(const JacobianEntries& entries, int rows, int cols, Eigen::SparseMatrix<double, Eigen::RowMajor>& J,
                JacobianLayout& layout) {
   if (static_cast<int>(entries.row_begin.size()) != rows)
     throw std::logic_error("spook assembly: Jacobian rows started differ from the problem's rows");
   if (rows == layout.rows && cols == layout.cols && entries.row_begin == layout.row_begin && entries.col == layout.col) {
-    if (!layout.has_slots) {
-      build_rows_recorded(entries, rows, cols, J, layout);
-      return true;
-    }
     double* value = J.valuePtr();
     for (size_t k = 0; k < entries.val.size(); ++k) {
       if (layout.first[k]) value[layout.slot[k]] = entries.val[k];
@@ -96,12 +64,11 @@ bool fill_rows(JacobianEntries& entries, int rows, int cols, Eigen::SparseMatrix
     }
     return true;
   }
-  layout.has_slots = false;
   layout.row_begin = entries.row_begin;
   layout.col = entries.col;
   layout.rows = rows;
   layout.cols = cols;
-  build_rows(entries, rows, cols, J);
+  build_rows(entries, rows, cols, J, layout);
   return false;
 }
 

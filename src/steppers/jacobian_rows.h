@@ -43,24 +43,22 @@ struct JacobianEntries {
   [[noreturn]] static void out_of_order();
 };
 
-// Where each entry's value went in J's value array and whether it began its sum, for the
-// pattern (row_begin, col) of the step that built J (fill_rows).
+// The pattern (row_begin, col) of the step that built J, and where each of its entries'
+// values went in J's value array and whether it began its sum (fill_rows).
 struct JacobianLayout {
   std::vector<int> row_begin, col;
   std::vector<int> slot;
   std::vector<char> first;
-  bool has_slots = false;  // slot and first hold for the pattern (recorded once it recurs)
   std::vector<int> order;  // scratch: a row's entries by column
   int rows = -1, cols = -1;
 };
 
-// J (rows × cols) from this step's entries; returns whether its pattern is last step's. A
-// pattern that recurs (the contacts kept their slots and points) is recorded once, then the
-// values are written in place through the record: the same sums in the same order, so the
-// same bits, with no sort. While the pattern keeps changing (an unsettled pile), J is built
-// from the entries (each row sorted by column, stably, repeats summed in the order added, as
-// setFromTriplets would) and only the pattern is kept, to see it recur.
-bool fill_rows(JacobianEntries& entries, int rows, int cols, Eigen::SparseMatrix<double, Eigen::RowMajor>& J,
+// J (rows × cols) from this step's entries; returns whether its pattern is last step's.
+// A new pattern builds J (each row sorted by column, stably, repeats summed in the order
+// added, as setFromTriplets would) and records where each entry went; a pattern that
+// recurs (the contacts kept their slots and points) has its values written in place
+// through that record: the same sums in the same order, so the same bits, with no sort.
+bool fill_rows(const JacobianEntries& entries, int rows, int cols, Eigen::SparseMatrix<double, Eigen::RowMajor>& J,
                JacobianLayout& layout);
 
 }  // namespace graspsim

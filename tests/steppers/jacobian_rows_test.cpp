@@ -69,8 +69,8 @@ TEST(JacobianRows, GivesSetFromTripletsBitsWhetherBuiltOrWrittenThroughItsPatter
   for (int trial = 0; trial < 40; ++trial) {
     const int rows = 1 + trial % 13;
     const Pattern p = random_pattern(rng, rows, cols);
-    // The first step builds J; the second records the recurring pattern; the rest write
-    // values through the record.
+    // The first step builds J and records where its entries went; the later steps write
+    // their values through that record.
     for (int step = 0; step < 4; ++step) {
       fill(p, rng, entries, triplets);
       const bool kept = fill_rows(entries, rows, cols, J, layout);
