@@ -124,7 +124,10 @@ struct RowBuilder {
   }
   // A row u·(x_B − x_A) from two chains at the contact point.
   void add_chain_row(int row, const PointChain& a, const PointChain& b, const Vec3& u) {
-    auto [col, val] = jac.extend(row, static_cast<int>(a.size() + b.size()));
+    // Plain pointers, not a structured binding: clang 14 (the fuzz build) cannot capture those.
+    const std::pair<int*, double*> out = jac.extend(row, static_cast<int>(a.size() + b.size()));
+    int* col = out.first;
+    double* val = out.second;
     relative_row(a, b, u, [&](int d, double x) { *col++ = d, *val++ = x; });
   }
 
