@@ -76,11 +76,14 @@ class Sweeper {
   void contact(const ContactRows& c, bool with_normal) {
     if (c.treatment != FrictionTreatment::Polyhedral) {
       const Operators::FreeContact& f = ops_.free_contacts[ops_.contact_of_row[c.normal]];
+      if (c.treatment == FrictionTreatment::Cone) {  // (the iterative solvers' usual contact)
+        if (f.runs == 1) return free_cone<1>(c, f, with_normal);
+        if (f.runs == 2) return free_cone<2>(c, f, with_normal);
+      }
       if (f.runs == 1) return free_contact<1>(c, f, with_normal);
       if (f.runs == 2) return free_contact<2>(c, f, with_normal);
     }
-    contact_rows(general_, c, with_normal);
-    torsion(c);
+    general_contact(c, with_normal);
   }
 
  private:
@@ -105,6 +108,59 @@ class Sweeper {
     FreeContactRows<R> rows(compliance_, ops_, lambda_, v_, c, f);
     contact_rows(rows, c, with_normal);
     rows.store();
+    torsion(c);
+  }
+
+  // Any other contact, row by row on v. Out of line: inlined, its frame would be set up for
+  // every contact that contact() dispatches.
+  [[gnu::noinline]] void general_contact(const ContactRows& c, bool with_normal) {
+    contact_rows(general_, c, with_normal);
+    torsion(c);
+  }
+
+  // A cone contact on R free bodies, written straight through: its rows are normal + 0, 1, 2
+  // (Operators::free_contacts), J's and W's runs at offset + 6 (R q + r), the bodies'
+  // velocities in locals. The same updates in the same order as contact_rows' Cone case
+  // through FreeContactRows, so the same bits, without the treatments' switch and its spills.
+  template <int R>
+  void free_cone(const ContactRows& c, const Operators::FreeContact& f, bool with_normal) {
+    const int n = c.normal;
+    const double* J = ops_.jd.data() + f.offset;
+    const double* W = ops_.wd.data() + f.offset;
+    const double* bias = ops_.bias.data() + n;
+    const double* comp = compliance_ + n;
+    const double* D = ops_.D.data() + n;
+    const double* inv_D = ops_.inv_D.data() + n;
+    double* lam = lambda_.data() + n;
+    // Two named velocities, not an array: an array indexed in a loop stays in memory (it is
+    // scalarised before the loop is unrolled), and every update then stores it.
+    static_assert(R == 1 || R == 2);
+    Vec6 v0 = Eigen::Map<const Vec6>(v_.data() + f.v_begin[0]), v1 = Vec6::Zero();
+    if constexpr (R == 2) v1 = Eigen::Map<const Vec6>(v_.data() + f.v_begin[1]);
+    auto w = [&](int q) __attribute__((always_inline)) {
+      double jv = 0.0;
+      jv += Eigen::Map<const Vec6>(J + 6 * R * q).dot(v0);
+      if constexpr (R == 2) jv += Eigen::Map<const Vec6>(J + 6 * (R * q + 1)).dot(v1);
+      return bias[q] + jv + comp[q] * lam[q];
+    };
+    auto set = [&](int q, double value) __attribute__((always_inline)) {
+      const double delta = value - lam[q];
+      if (delta == 0.0) return;
+      lam[q] = value;
+      v0 += delta * Eigen::Map<const Vec6>(W + 6 * R * q);
+      if constexpr (R == 2) v1 += delta * Eigen::Map<const Vec6>(W + 6 * (R * q + 1));
+    };
+    if (with_normal && inv_D[0] != 0.0) set(0, std::clamp(lam[0] - w(0) * inv_D[0], p_.lo[n], p_.hi[n]));
+    const double bound = friction_bound(c.mu, lam[0]);
+    const double inv = D[1] >= D[2] ? inv_D[1] : inv_D[2];  // (contact_rows' Cone case explains D̄)
+    if (inv != 0.0) {
+      double ya = lam[1] - w(1) * inv, yb = lam[2] - w(2) * inv;
+      project_disk(ya, yb, bound);
+      set(1, ya);
+      set(2, yb);
+    }
+    Eigen::Map<Vec6>{v_.data() + f.v_begin[0]} = v0;
+    if constexpr (R == 2) Eigen::Map<Vec6>{v_.data() + f.v_begin[1]} = v1;
     torsion(c);
   }
 
@@ -155,7 +211,9 @@ class Sweeper {
 
   // Torsional friction (a row of its own, on v itself).
   void torsion(const ContactRows& c) {
-    if (c.torsion < 0) return;
+    if (c.torsion >= 0) torsion_row(c);
+  }
+  [[gnu::noinline]] void torsion_row(const ContactRows& c) {  // (out of line: the contact kernels stay lean)
     const double tb = friction_bound(c.torsion_mu, lambda_[c.normal]);
     row(general_, c.torsion, -tb, tb);
   }

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "spook/operators.h"
+#include "spook/pgs.h"
 #include "spook/scratch.h"
 #include "spook_test_util.h"
 
@@ -418,6 +419,65 @@ TEST(SpookParallel, SweepsOnThreadsGiveTheBitsOfOneThread) {
   solve(small, SolverType::Iterative, 16, 0, scratch, sol, 2);
   EXPECT_EQ(sol.threads, 1);
   EXPECT_THROW(solve(small, SolverType::Iterative, 16, 0, 0), std::exception);
+}
+
+// PGS's kernels for contacts on one or two free bodies (6-dof trees: Operators::free_contacts,
+// velocities held in locals, one per friction treatment) must give the bits of the general
+// row-by-row path, which sees the same contacts when free_contacts is cleared.
+TEST(SpookRandom, PgsFreeBodyKernelsGiveTheGeneralRowsBits) {
+  const FrictionTreatment treatments[] = {FrictionTreatment::Cone, FrictionTreatment::BoxScaled, FrictionTreatment::BoxFixed};
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> U(-1.0, 1.0), P(0.0, 1.0);
+    Problem p;
+    constexpr int kTrees = 4;
+    for (int t = 0; t < kTrees; ++t) {
+      MatX B(6, 6);
+      for (int i = 0; i < 36; ++i) B.data()[i] = U(rng);
+      p.trees.push_back(spook_test::make_tree(6 * t, B * B.transpose() + 0.5 * MatX::Identity(6, 6)));
+    }
+    p.nv = 6 * kTrees;
+    p.v_free = VecX::NullaryExpr(p.nv, [&] { return U(rng); });
+    ProblemBuilder rb(p);
+    auto row = [&](int ta, int tb) {  // dense over one tree (tb < 0) or two
+      std::vector<std::pair<int, double>> e;
+      for (int t : {ta, tb})
+        if (t >= 0)
+          for (int k = 0; k < 6; ++k) e.emplace_back(6 * t + k, U(rng));
+      return e;
+    };
+    for (int c = 0; c < 12; ++c) {
+      const int ta = static_cast<int>(P(rng) * kTrees) % kTrees;
+      const int tb = c % 2 ? (ta + 1 + static_cast<int>(P(rng) * (kTrees - 1))) % kTrees : -1;
+      ContactRows cr;
+      cr.mu = 0.1 + 0.9 * P(rng);
+      cr.treatment = treatments[c % 3];
+      cr.normal = rb.add(row(ta, tb), RowKind::Normal, -0.5 + 1.5 * P(rng), 1e-3 * P(rng), 0.0, kInf);
+      const double b = cr.treatment == FrictionTreatment::BoxFixed ? 0.3 * P(rng) : kInf;
+      for (int k = 0; k < 2; ++k) cr.friction.push_back(rb.add(row(ta, tb), RowKind::Friction, 0.0, 1e-4, -b, b));
+      p.contacts.push_back(cr);
+    }
+    rb.finish();
+    const Operators kernels = make_operators(p);
+    int one = 0, two = 0;
+    for (const Operators::FreeContact& f : kernels.free_contacts) one += f.runs == 1, two += f.runs == 2;
+    ASSERT_EQ(one, 6) << "seed " << seed;  // (every contact qualifies: the kernels are what is compared)
+    ASSERT_EQ(two, 6) << "seed " << seed;
+    Operators general = kernels;
+    for (Operators::FreeContact& f : general.free_contacts) f.runs = 0;
+    for (SweepRows rows : {SweepRows::All, SweepRows::FrictionOnly}) {
+      VecX lambda_a = VecX::Zero(p.nrows()), lambda_b = lambda_a;
+      if (rows == SweepRows::FrictionOnly)  // some normal impulse to bound the friction by
+        for (const ContactRows& c : p.contacts) lambda_a[c.normal] = lambda_b[c.normal] = P(rng);
+      VecX v_a = velocity_of(p, kernels, lambda_a), v_b = v_a;
+      pgs_sweeps(p, kernels, rows, 7, lambda_a, v_a);
+      pgs_sweeps(p, general, rows, 7, lambda_b, v_b);
+      ASSERT_TRUE(lambda_a.allFinite() && v_a.allFinite());
+      EXPECT_GT(lambda_a.cwiseAbs().maxCoeff(), 0.0) << "seed " << seed;  // (the sweeps did something)
+      for (int i = 0; i < p.nrows(); ++i) EXPECT_EQ(lambda_a[i], lambda_b[i]) << "seed " << seed << " row " << i;
+      for (int i = 0; i < p.nv; ++i) EXPECT_EQ(v_a[i], v_b[i]) << "seed " << seed << " dof " << i;
+    }
+  }
 }
 
 }  // namespace
