@@ -1,9 +1,10 @@
 // fill_rows against Eigen's setFromTriplets, bit for bit: rows built anew, rows written
 // through a recorded pattern, and a pattern that changes, on random rows with unsorted
-// columns, repeated columns and empty rows.
+// columns, repeated columns, empty rows and rows already in column order.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <random>
@@ -25,9 +26,14 @@ Pattern random_pattern(std::mt19937_64& rng, int rows, int cols) {
   std::uniform_int_distribution<int> count(0, 9), col(0, cols - 1);
   Pattern p;
   p.cols.resize(rows);
-  for (auto& r : p.cols) {
+  for (size_t i = 0; i < p.cols.size(); ++i) {
+    std::vector<int>& r = p.cols[i];
     const int n = count(rng);
     for (int k = 0; k < n; ++k) r.push_back(col(rng));  // any order, repeats allowed
+    if (i % 3 == 0) {  // and strictly ascending, as a contact row on two trees comes (built without a sort)
+      std::sort(r.begin(), r.end());
+      r.erase(std::unique(r.begin(), r.end()), r.end());
+    }
   }
   return p;
 }
