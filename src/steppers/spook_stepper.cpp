@@ -96,7 +96,6 @@ Vec3 point_velocity(const Model& model, const KinematicsData& kin, const VecX& v
 
 // ---- 1. free motion ---------------------------------------------------------------------
 
-
 // Whether the tree of bodies [root, end) is one body on a free joint.
 bool lone_free_body(const Model& model, int root, int end) {
   return end == root + 1 && model.joints[model.bodies[root].joint].type == JointType::Free;
