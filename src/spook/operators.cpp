@@ -11,6 +11,8 @@
 namespace graspsim::spook {
 namespace {
 
+constexpr int kNoItem = std::numeric_limits<int>::min();  // (sweep_items hold contacts ≥ 0, rows < 0)
+
 void fill_tree_of(const Problem& problem, std::vector<int>& tree_of) {
   tree_of.assign(problem.nv, -1);
   for (int t = 0; t < static_cast<int>(problem.trees.size()); ++t) {
@@ -30,26 +32,50 @@ int find_root(std::vector<int>& parent, int i) {
   return i;
 }
 
-// Union-find over trees and rows (nodes [0, ntrees) are trees, ntrees + i is row i): a row
-// joins the trees it touches, so rows sharing a tree meet through it.
+// Islands by union-find over the trees: a row unites the trees of its runs, a contact the
+// trees of its rows. A row is in its first tree's island; a row on no tree in its contact's
+// (keyed by the contact's normal row when no row of the contact is on a tree), or alone.
+// (Nodes for the rows too would cost most of the time: the Iterative solve asks for islands
+// at every rebuild, for its interleaved sweep.)
 void find_islands(const Problem& p, Operators& ops) {
   const int n = p.nrows(), nt = static_cast<int>(p.trees.size());
   std::vector<int>& parent = ops.parent;
-  parent.resize(static_cast<size_t>(nt) + n);
+  parent.resize(static_cast<size_t>(nt) + n);  // trees, then keys nt + i of rows on no tree
   std::iota(parent.begin(), parent.end(), 0);
-  auto unite = [&](int a, int b) { parent[find_root(parent, a)] = find_root(parent, b); };
+  auto unite = [&](int a, int b) {
+    a = find_root(parent, a), b = find_root(parent, b);
+    if (a != b) parent[a] = b;
+  };
+  auto first_tree = [&](int i) {
+    return ops.row_run_begin[i] < ops.row_run_begin[i + 1] ? ops.runs[ops.row_run_begin[i]].tree : -1;
+  };
   for (int i = 0; i < n; ++i)
-    for (int k = ops.row_run_begin[i]; k < ops.row_run_begin[i + 1]; ++k) unite(nt + i, ops.runs[k].tree);
-  for (const ContactRows& c : p.contacts) {
-    for (int r : c.friction) unite(nt + r, nt + c.normal);
-    if (c.torsion >= 0) unite(nt + c.torsion, nt + c.normal);
+    for (int k = ops.row_run_begin[i] + 1; k < ops.row_run_begin[i + 1]; ++k) unite(ops.runs[k - 1].tree, ops.runs[k].tree);
+  std::vector<int>& contact_key = ops.tree_rows;  // per contact: a tree of its rows, or its normal's key
+  contact_key.resize(p.contacts.size());
+  for (size_t c = 0; c < p.contacts.size(); ++c) {
+    const ContactRows& cr = p.contacts[c];
+    int t = first_tree(cr.normal);
+    auto join = [&](int r) {
+      const int tr = first_tree(r);
+      if (tr < 0 || tr == t) return;
+      if (t < 0) t = tr;
+      else unite(tr, t);
+    };
+    for (int r : cr.friction) join(r);
+    if (cr.torsion >= 0) join(cr.torsion);
+    contact_key[c] = t >= 0 ? t : nt + cr.normal;
   }
-  // Number the islands by first row, count their rows, then place the rows (ascending).
+  std::vector<int>& key = ops.touched;  // each row's root; then (below) its island
+  key.resize(n);
+  for (int i = 0; i < n; ++i) {
+    const int t = first_tree(i), c = ops.contact_of_row[i];
+    key[i] = find_root(parent, t >= 0 ? t : c >= 0 ? contact_key[c] : nt + i);
+  }
   ops.island_of_root.assign(parent.size(), -1);
   ops.island_begin.assign(1, 0);
-  ops.touched.resize(n);  // island of each row
-  for (int i = 0; i < n; ++i) {
-    const int r = find_root(parent, nt + i);
+  for (int i = 0; i < n; ++i) {  // (touched: from key to the island of each row, in place)
+    const int r = key[i];
     if (ops.island_of_root[r] < 0) {
       ops.island_of_root[r] = static_cast<int>(ops.island_begin.size()) - 1;
       ops.island_begin.push_back(0);
@@ -279,8 +305,48 @@ void fill_row(const Problem& p, Operators& ops, int i, bool layout, size_t& used
   }
 }
 
-// The contact maps, the sweep order, the free-body contacts and the islands: structure only.
-void layout_contacts(const Problem& p, Operators& ops, bool with_islands) {
+// The sweep's items (Operators::sweep_items): the islands two at a time, their items
+// alternated, each island's in row order; a cone contact on free bodies next to one of the
+// other island is paired with it (sweep_paired). Why: a contact's update is a chain of
+// dependent operations (dots, clamp, axpys, the disk projection) that the CPU overlaps with
+// the next one's only when that one reads other velocities, and a pile's contacts come four
+// to a pair of boxes; PGS steps a pair in one stream of instructions. The bits are those of
+// row order: items of different islands touch no common tree, so they commute exactly
+// (each reads and writes only its own trees' velocities and its own rows' impulses).
+void order_sweep(const Problem& p, Operators& ops) {
+  ops.sweep_items.clear();
+  ops.sweep_paired.clear();
+  ops.sweep_pairs = 0;
+  auto item_at = [&](int i) {  // the item row i starts, or kNoItem (a contact's other rows)
+    const int c = ops.contact_of_row[i];
+    if (c < 0) return -1 - i;
+    return p.contacts[c].normal == i ? c : kNoItem;
+  };
+  auto pairable = [&](int item) {
+    return item >= 0 && p.contacts[item].treatment == FrictionTreatment::Cone && ops.free_contacts[item].runs > 0;
+  };
+  auto push = [&](int item, bool paired) {
+    ops.sweep_items.push_back(item);
+    ops.sweep_paired.push_back(paired);
+  };
+  for (int k = 0; k < ops.nislands(); k += 2) {
+    int cursor[2] = {ops.island_begin[k], ops.island_begin[k + 1]};
+    const int end[2] = {ops.island_begin[k + 1], ops.island_begin[std::min(k + 2, ops.nislands())]};
+    for (;;) {
+      int next[2] = {kNoItem, kNoItem};
+      for (int g = 0; g < 2; ++g)
+        while (next[g] == kNoItem && cursor[g] < end[g]) next[g] = item_at(ops.island_rows[cursor[g]++]);
+      if (next[0] == kNoItem && next[1] == kNoItem) break;
+      const bool pair = pairable(next[0]) && next[1] != kNoItem && pairable(next[1]);
+      ops.sweep_pairs += pair;
+      for (int g = 0; g < 2; ++g)
+        if (next[g] != kNoItem) push(next[g], pair && g == 0);
+    }
+  }
+}
+
+// The contact maps, the free-body contacts, the islands and the sweep order: structure only.
+void layout_contacts(const Problem& p, Operators& ops) {
   const int n = p.nrows();
   ops.contact_of_row.assign(n, -1);
   for (int c = 0; c < static_cast<int>(p.contacts.size()); ++c) {
@@ -288,32 +354,21 @@ void layout_contacts(const Problem& p, Operators& ops, bool with_islands) {
     for (int r : p.contacts[c].friction) ops.contact_of_row[r] = c;
     if (p.contacts[c].torsion >= 0) ops.contact_of_row[p.contacts[c].torsion] = c;
   }
-  ops.sweep_items.clear();
-  for (int i = 0; i < n; ++i) {
-    const int c = ops.contact_of_row[i];
-    if (c < 0) ops.sweep_items.push_back(-1 - i);
-    else if (p.contacts[c].normal == i) ops.sweep_items.push_back(c);
-  }
   ops.free_contacts.resize(p.contacts.size());
   for (size_t c = 0; c < p.contacts.size(); ++c) ops.free_contacts[c] = free_contact(ops, p.contacts[c]);
-  if (with_islands) {
-    find_islands(p, ops);
-  } else {
-    ops.island_rows.clear();
-    ops.island_begin.assign(1, 0);
-  }
+  find_islands(p, ops);
+  order_sweep(p, ops);
 }
 
 }  // namespace
 
-void make_operators(const Problem& p, Operators& ops, bool with_islands) {
+void make_operators(const Problem& p, Operators& ops) {
   const int n = p.nrows();
   // (the sizes too: a cheap guard against a stamp reused by mistake)
   ops.layout_kept = p.structure != 0 && p.structure == ops.layout_structure &&
-                    with_islands == ops.layout_with_islands && ops.row_run_begin.size() == static_cast<size_t>(n) + 1 &&
+                    ops.row_run_begin.size() == static_cast<size_t>(n) + 1 &&
                     ops.tree_of.size() == static_cast<size_t>(p.nv) && ops.free_contacts.size() == p.contacts.size();
   ops.layout_structure = p.structure;
-  ops.layout_with_islands = with_islands;
   ops.D = p.compliance;
   ops.bias = -p.target;
   small_inverses(p, ops);
@@ -340,7 +395,7 @@ void make_operators(const Problem& p, Operators& ops, bool with_islands) {
   for (int i = 0; i < n; ++i) ops.inv_D[i] = ops.D[i] > 0.0 ? 1.0 / ops.D[i] : 0.0;
   if (!ops.layout_kept) {
     ops.row_run_begin[n] = static_cast<int>(ops.runs.size());
-    layout_contacts(p, ops, with_islands);
+    layout_contacts(p, ops);
   }
 }
 

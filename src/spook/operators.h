@@ -52,9 +52,14 @@ struct Operators {
     int v_begin[2] = {0, 0};
   };
   std::vector<FreeContact> free_contacts;
-  // A sweep over all rows in row order, one item per contact (at its normal row: the
-  // contact index) or per row of no contact (−1 − row).
+  // A sweep over all rows, one item per contact (at its normal row: the contact index) or
+  // per row of no contact (−1 − row): the islands two at a time, their items alternated, each
+  // island's in row order (the same bits as row order: islands share no tree).
+  // sweep_paired[k]: items k and k + 1 are cone contacts on free bodies of the two islands,
+  // which PGS steps together (pgs.cpp, cone_pair).
   std::vector<int> sweep_items;
+  std::vector<char> sweep_paired;
+  int sweep_pairs = 0;  // how many
   std::vector<int> tree_of;   // (nv) tree of each dof, or −1
   // Row i's runs, in tree (hence column) order: runs[row_run_begin[i] .. row_run_begin[i + 1]).
   std::vector<int> row_run_begin;
@@ -78,11 +83,9 @@ struct Operators {
   std::vector<int> minv_key_nv, minv_key_offset;
   // The persistent layout: runs, run_nz, row_run_begin, tree_of, contact_of_row,
   // sweep_items, free_contacts and the islands depend only on the problem's structure.
-  // While a problem's nonzero Problem::structure stamp (and with_islands) is the last
-  // call's, they are kept and only the values (jd, wd, D, inv_D, bias, the inverse mass
-  // blocks) are written.
+  // While a problem's nonzero Problem::structure stamp is the last call's, they are kept and
+  // only the values (jd, wd, D, inv_D, bias, the inverse mass blocks) are written.
   std::uint64_t layout_structure = 0;
-  bool layout_with_islands = false;
   bool layout_kept = false;   // the last make_operators kept the layout
   // Scratch of make_operators and dense_delassus.
   std::vector<int> parent, first_row_of_tree, island_of_root, touched, tree_rows, tree_first;
@@ -125,9 +128,9 @@ inline void apply_impulse(const Operators& ops, int i, double delta, double* v) 
   }
 }
 
-// Fills ops (runs, D, bias, contact_of_row, tree_of, and the islands when with_islands), reusing
+// Fills ops (runs, D, bias, contact_of_row, tree_of, the islands and the sweep order), reusing
 // its storage, and its layout when the structure is the last call's (Problem::structure).
-void make_operators(const Problem& problem, Operators& ops, bool with_islands = true);
+void make_operators(const Problem& problem, Operators& ops);
 Operators make_operators(const Problem& problem);
 
 // v⁺ = v_free + Wᵀ λ, into v (resized to nv).

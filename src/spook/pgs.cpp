@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <type_traits>
+#include <variant>
 
 #include "solvers/friction_projection.h"
 
@@ -65,6 +67,62 @@ class FreeContactRows {
   Vec6 v_[R];
 };
 
+// A cone contact whose three rows act on R free bodies (Operators::free_contacts), written
+// straight through: its rows are normal + 0, 1, 2, J's and W's runs at offset + 6 (R q + r),
+// the bodies' velocities in two named members (an array indexed in a loop would stay in
+// memory, stored after every update). The same updates in the same order as contact_rows'
+// Cone case through FreeContactRows, so the same bits, without the treatments' switch and its
+// spills. A lane, so that two contacts can be stepped in one stream of instructions.
+template <int R>
+struct ConeLane {
+  static_assert(R == 1 || R == 2);
+  ConeLane(const Problem& p, const double* compliance, const Operators& ops, VecX& lambda, VecX& v,
+           const ContactRows& c, const Operators::FreeContact& f)
+      : J(ops.jd.data() + f.offset), W(ops.wd.data() + f.offset), bias(ops.bias.data() + c.normal),
+        comp(compliance + c.normal), D(ops.D.data() + c.normal), inv_D(ops.inv_D.data() + c.normal),
+        lam(lambda.data() + c.normal), lo(p.lo[c.normal]), hi(p.hi[c.normal]), mu(c.mu),
+        vp0(v.data() + f.v_begin[0]), vp1(v.data() + f.v_begin[R - 1]), v0(Eigen::Map<const Vec6>(vp0)) {
+    if constexpr (R == 2) v1 = Eigen::Map<const Vec6>(vp1);
+  }
+  __attribute__((always_inline)) double w(int q) const {
+    double jv = 0.0;
+    jv += Eigen::Map<const Vec6>(J + 6 * R * q).dot(v0);
+    if constexpr (R == 2) jv += Eigen::Map<const Vec6>(J + 6 * (R * q + 1)).dot(v1);
+    return bias[q] + jv + comp[q] * lam[q];
+  }
+  __attribute__((always_inline)) void set(int q, double value) {
+    const double delta = value - lam[q];
+    if (delta == 0.0) return;
+    lam[q] = value;
+    v0 += delta * Eigen::Map<const Vec6>(W + 6 * R * q);
+    if constexpr (R == 2) v1 += delta * Eigen::Map<const Vec6>(W + 6 * (R * q + 1));
+  }
+  __attribute__((always_inline)) void normal(bool with_normal) {
+    if (with_normal && inv_D[0] != 0.0) set(0, std::clamp(lam[0] - w(0) * inv_D[0], lo, hi));
+  }
+  __attribute__((always_inline)) void friction() {
+    const double bound = friction_bound(mu, lam[0]);
+    const double inv = D[1] >= D[2] ? inv_D[1] : inv_D[2];  // (contact_rows' Cone case explains D̄)
+    if (inv != 0.0) {
+      double ya = lam[1] - w(1) * inv, yb = lam[2] - w(2) * inv;
+      project_disk(ya, yb, bound);
+      set(1, ya);
+      set(2, yb);
+    }
+  }
+  __attribute__((always_inline)) void store() {
+    Eigen::Map<Vec6>{vp0} = v0;
+    if constexpr (R == 2) Eigen::Map<Vec6>{vp1} = v1;
+  }
+
+  const double *J, *W, *bias, *comp, *D, *inv_D;
+  double* lam;
+  double lo, hi, mu;
+  double *vp0, *vp1;
+  Vec6 v0;
+  [[no_unique_address]] std::conditional_t<R == 2, Vec6, std::monostate> v1;
+};
+
 class Sweeper {
  public:
   Sweeper(const Problem& p, const double* compliance, const Operators& ops, VecX& lambda, VecX& v)
@@ -72,6 +130,37 @@ class Sweeper {
 
   // Gauss-Seidel update of row i clamped to [lo, hi].
   void row(int i, double lo, double hi) { row(general_, i, lo, hi); }
+
+  // Two cone contacts on free bodies that share no tree (Operators::sweep_paired), stepped
+  // together: the same updates per contact as free_cone, interleaved, so that the CPU runs
+  // the two contacts' dependency chains side by side.
+  void cone_pair(const ContactRows& a, const ContactRows& b, bool with_normal) {
+    const Operators::FreeContact& fa = ops_.free_contacts[ops_.contact_of_row[a.normal]];
+    const Operators::FreeContact& fb = ops_.free_contacts[ops_.contact_of_row[b.normal]];
+    if (fa.runs == 0 || fb.runs == 0) {  // (free_contacts changed after the layout: a test does that)
+      contact(a, with_normal);
+      contact(b, with_normal);
+      return;
+    }
+    if (fa.runs == 2 && fb.runs == 2) return cone_pair<2, 2>(a, fa, b, fb, with_normal);
+    if (fa.runs == 2) return cone_pair<2, 1>(a, fa, b, fb, with_normal);
+    if (fb.runs == 2) return cone_pair<1, 2>(a, fa, b, fb, with_normal);
+    cone_pair<1, 1>(a, fa, b, fb, with_normal);
+  }
+  template <int RA, int RB>
+  [[gnu::noinline]] void cone_pair(const ContactRows& a, const Operators::FreeContact& fa, const ContactRows& b,
+                                   const Operators::FreeContact& fb, bool with_normal) {
+    ConeLane<RA> A(p_, compliance_, ops_, lambda_, v_, a, fa);
+    ConeLane<RB> B(p_, compliance_, ops_, lambda_, v_, b, fb);
+    A.normal(with_normal);
+    B.normal(with_normal);
+    A.friction();
+    B.friction();
+    A.store();
+    B.store();
+    torsion(a);
+    torsion(b);
+  }
 
   void contact(const ContactRows& c, bool with_normal) {
     if (c.treatment != FrictionTreatment::Polyhedral) {
@@ -118,49 +207,15 @@ class Sweeper {
     torsion(c);
   }
 
-  // A cone contact on R free bodies, written straight through: its rows are normal + 0, 1, 2
-  // (Operators::free_contacts), J's and W's runs at offset + 6 (R q + r), the bodies'
-  // velocities in locals. The same updates in the same order as contact_rows' Cone case
-  // through FreeContactRows, so the same bits, without the treatments' switch and its spills.
+  // A cone contact on R free bodies (ConeLane): the same updates in the same order as
+  // contact_rows' Cone case through FreeContactRows, so the same bits, without the
+  // treatments' switch and its spills.
   template <int R>
   void free_cone(const ContactRows& c, const Operators::FreeContact& f, bool with_normal) {
-    const int n = c.normal;
-    const double* J = ops_.jd.data() + f.offset;
-    const double* W = ops_.wd.data() + f.offset;
-    const double* bias = ops_.bias.data() + n;
-    const double* comp = compliance_ + n;
-    const double* D = ops_.D.data() + n;
-    const double* inv_D = ops_.inv_D.data() + n;
-    double* lam = lambda_.data() + n;
-    // Two named velocities, not an array: an array indexed in a loop stays in memory (it is
-    // scalarised before the loop is unrolled), and every update then stores it.
-    static_assert(R == 1 || R == 2);
-    Vec6 v0 = Eigen::Map<const Vec6>(v_.data() + f.v_begin[0]), v1 = Vec6::Zero();
-    if constexpr (R == 2) v1 = Eigen::Map<const Vec6>(v_.data() + f.v_begin[1]);
-    auto w = [&](int q) __attribute__((always_inline)) {
-      double jv = 0.0;
-      jv += Eigen::Map<const Vec6>(J + 6 * R * q).dot(v0);
-      if constexpr (R == 2) jv += Eigen::Map<const Vec6>(J + 6 * (R * q + 1)).dot(v1);
-      return bias[q] + jv + comp[q] * lam[q];
-    };
-    auto set = [&](int q, double value) __attribute__((always_inline)) {
-      const double delta = value - lam[q];
-      if (delta == 0.0) return;
-      lam[q] = value;
-      v0 += delta * Eigen::Map<const Vec6>(W + 6 * R * q);
-      if constexpr (R == 2) v1 += delta * Eigen::Map<const Vec6>(W + 6 * (R * q + 1));
-    };
-    if (with_normal && inv_D[0] != 0.0) set(0, std::clamp(lam[0] - w(0) * inv_D[0], p_.lo[n], p_.hi[n]));
-    const double bound = friction_bound(c.mu, lam[0]);
-    const double inv = D[1] >= D[2] ? inv_D[1] : inv_D[2];  // (contact_rows' Cone case explains D̄)
-    if (inv != 0.0) {
-      double ya = lam[1] - w(1) * inv, yb = lam[2] - w(2) * inv;
-      project_disk(ya, yb, bound);
-      set(1, ya);
-      set(2, yb);
-    }
-    Eigen::Map<Vec6>{v_.data() + f.v_begin[0]} = v0;
-    if constexpr (R == 2) Eigen::Map<Vec6>{v_.data() + f.v_begin[1]} = v1;
+    ConeLane<R> lane(p_, compliance_, ops_, lambda_, v_, c, f);
+    lane.normal(with_normal);
+    lane.friction();
+    lane.store();
     torsion(c);
   }
 
@@ -242,13 +297,24 @@ void pgs_sweeps(const Problem& p, const Operators& ops, SweepRows rows, int swee
       sweeper.contact(p.contacts[c], all);
     }
   };
+  auto item = [&](int item) {
+    if (item >= 0) sweeper.contact(p.contacts[item], all);
+    else if (all) sweeper.row(-item - 1, p.lo[-item - 1], p.hi[-item - 1]);
+  };
+  const int m = static_cast<int>(ops.sweep_items.size());
   for (int s = 0; s < sweeps; ++s) {
     if (subset) {
       for (int i : *subset) visit(i);
+    } else if (ops.sweep_pairs == 0) {
+      for (int k = 0; k < m; ++k) item(ops.sweep_items[k]);
     } else {
-      for (int item : ops.sweep_items) {  // (the same visits, precomputed)
-        if (item >= 0) sweeper.contact(p.contacts[item], all);
-        else if (all) sweeper.row(-item - 1, p.lo[-item - 1], p.hi[-item - 1]);
+      for (int k = 0; k < m; ++k) {
+        if (ops.sweep_paired[k]) {
+          sweeper.cone_pair(p.contacts[ops.sweep_items[k]], p.contacts[ops.sweep_items[k + 1]], all);
+          ++k;
+        } else {
+          item(ops.sweep_items[k]);
+        }
       }
     }
   }

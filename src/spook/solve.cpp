@@ -492,9 +492,8 @@ void solve(const Problem& p, SolverType solver, int iterations, int relax_sweeps
   if (sol.v_position.size() > 0) sol.v_position.swap(s.v_position_storage);  // empty unless relax runs
   sol.threads = 1;
   const std::optional<SolverType> common = common_solver(p, solver);
-  // PGS needs no islands, but for its threads.
   const bool parallel = common == SolverType::Iterative && threads > 1 && p.nrows() >= kParallelMinRows;
-  make_operators(p, s.ops, common != SolverType::Iterative || parallel);
+  make_operators(p, s.ops);
   partition_islands(p, s, parallel ? threads : 1);
   const Operators& ops = s.ops;
   s.local.assign(p.nrows(), -1);
