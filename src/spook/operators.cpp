@@ -317,6 +317,7 @@ void order_sweep(const Problem& p, Operators& ops) {
   ops.sweep_items.clear();
   ops.sweep_paired.clear();
   ops.sweep_pairs = 0;
+  ops.sweep_group_begin.clear();
   auto item_at = [&](int i) {  // the item row i starts, or kNoItem (a contact's other rows)
     const int c = ops.contact_of_row[i];
     if (c < 0) return -1 - i;
@@ -330,6 +331,7 @@ void order_sweep(const Problem& p, Operators& ops) {
     ops.sweep_paired.push_back(paired);
   };
   for (int k = 0; k < ops.nislands(); k += 2) {
+    ops.sweep_group_begin.push_back(static_cast<int>(ops.sweep_items.size()));
     int cursor[2] = {ops.island_begin[k], ops.island_begin[k + 1]};
     const int end[2] = {ops.island_begin[k + 1], ops.island_begin[std::min(k + 2, ops.nislands())]};
     for (;;) {
@@ -343,6 +345,7 @@ void order_sweep(const Problem& p, Operators& ops) {
         if (next[g] != kNoItem) push(next[g], pair && g == 0);
     }
   }
+  ops.sweep_group_begin.push_back(static_cast<int>(ops.sweep_items.size()));
 }
 
 // The contact maps, the free-body contacts, the islands and the sweep order: structure only.

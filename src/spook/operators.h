@@ -60,6 +60,9 @@ struct Operators {
   std::vector<int> sweep_items;
   std::vector<char> sweep_paired;
   int sweep_pairs = 0;  // how many
+  // Where the items of islands 2g and 2g + 1 begin in sweep_items (ngroups + 1 entries): a
+  // thread sweeps whole groups (solve.cpp).
+  std::vector<int> sweep_group_begin;
   std::vector<int> tree_of;   // (nv) tree of each dof, or −1
   // Row i's runs, in tree (hence column) order: runs[row_run_begin[i] .. row_run_begin[i + 1]).
   std::vector<int> row_run_begin;

@@ -285,36 +285,42 @@ class Sweeper {
 
 }  // namespace
 
-void pgs_sweeps(const Problem& p, const Operators& ops, SweepRows rows, int sweeps, VecX& lambda,
-                VecX& v, const std::vector<int>* subset, const VecX* compliance) {
+void pgs_sweep_items(const Problem& p, const Operators& ops, SweepRows rows, int sweeps, VecX& lambda, VecX& v,
+                     int first, int last, const VecX* compliance) {
   Sweeper sweeper(p, (compliance ? *compliance : p.compliance).data(), ops, lambda, v);
   const bool all = rows == SweepRows::All;
-  auto visit = [&](int i) {
-    const int c = ops.contact_of_row[i];
-    if (c < 0) {
-      if (all) sweeper.row(i, p.lo[i], p.hi[i]);
-    } else if (p.contacts[c].normal == i) {
-      sweeper.contact(p.contacts[c], all);
-    }
-  };
   auto item = [&](int item) {
     if (item >= 0) sweeper.contact(p.contacts[item], all);
     else if (all) sweeper.row(-item - 1, p.lo[-item - 1], p.hi[-item - 1]);
   };
-  const int m = static_cast<int>(ops.sweep_items.size());
   for (int s = 0; s < sweeps; ++s) {
-    if (subset) {
-      for (int i : *subset) visit(i);
-    } else if (ops.sweep_pairs == 0) {
-      for (int k = 0; k < m; ++k) item(ops.sweep_items[k]);
-    } else {
-      for (int k = 0; k < m; ++k) {
-        if (ops.sweep_paired[k]) {
-          sweeper.cone_pair(p.contacts[ops.sweep_items[k]], p.contacts[ops.sweep_items[k + 1]], all);
-          ++k;
-        } else {
-          item(ops.sweep_items[k]);
-        }
+    if (ops.sweep_pairs == 0) {
+      for (int k = first; k < last; ++k) item(ops.sweep_items[k]);
+      continue;
+    }
+    for (int k = first; k < last; ++k) {
+      if (ops.sweep_paired[k]) {
+        sweeper.cone_pair(p.contacts[ops.sweep_items[k]], p.contacts[ops.sweep_items[k + 1]], all);
+        ++k;
+      } else {
+        item(ops.sweep_items[k]);
+      }
+    }
+  }
+}
+
+void pgs_sweeps(const Problem& p, const Operators& ops, SweepRows rows, int sweeps, VecX& lambda,
+                VecX& v, const std::vector<int>* subset, const VecX* compliance) {
+  if (!subset) return pgs_sweep_items(p, ops, rows, sweeps, lambda, v, 0, static_cast<int>(ops.sweep_items.size()), compliance);
+  Sweeper sweeper(p, (compliance ? *compliance : p.compliance).data(), ops, lambda, v);
+  const bool all = rows == SweepRows::All;
+  for (int s = 0; s < sweeps; ++s) {
+    for (int i : *subset) {
+      const int c = ops.contact_of_row[i];
+      if (c < 0) {
+        if (all) sweeper.row(i, p.lo[i], p.hi[i]);
+      } else if (p.contacts[c].normal == i) {
+        sweeper.contact(p.contacts[c], all);
       }
     }
   }

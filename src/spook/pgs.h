@@ -18,4 +18,9 @@ void pgs_sweeps(const Problem& problem, const Operators& ops, SweepRows rows, in
                 VecX& lambda, VecX& v, const std::vector<int>* subset = nullptr,
                 const VecX* compliance = nullptr);
 
+// The same over Operators::sweep_items[first, last) (whole groups of islands,
+// Operators::sweep_group_begin: PGS's threads).
+void pgs_sweep_items(const Problem& problem, const Operators& ops, SweepRows rows, int sweeps, VecX& lambda,
+                     VecX& v, int first, int last, const VecX* compliance = nullptr);
+
 }  // namespace graspsim::spook

@@ -41,9 +41,11 @@ struct SolverScratch {
   std::vector<SolverType> island_solver;
   SolverType running = SolverType::Split;
   std::vector<int> running_rows;
-  // Parallel sweeps (solve's threads): the pool, made on first use, and each thread's rows
-  // (whole islands, each ascending).
+  // Parallel sweeps (solve's threads): the pool, made on first use, and each thread's part:
+  // a range of Operators::sweep_items (whole groups of islands) when there are groups enough
+  // for the threads, else its rows (whole islands, each ascending).
   std::unique_ptr<WorkerPool> pool;
+  std::vector<std::pair<int, int>> thread_items;
   std::vector<std::vector<int>> thread_rows;
 };
 

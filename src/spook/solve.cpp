@@ -356,11 +356,30 @@ void split(const Problem& p, SolverScratch& s, int outer, VecX& lambda, Solution
 }
 
 // The islands in contiguous groups of about equal rows, one per thread (fewer threads when
-// there are fewer islands). None when the sweeps run on one thread.
+// there are fewer islands): ranges of the sweep's items (whole pairs of islands, so that the
+// sweep's pairs stay together) when there are pairs enough, else rows. None when the sweeps
+// run on one thread.
 void partition_islands(const Problem& p, SolverScratch& s, int threads) {
   for (std::vector<int>& rows : s.thread_rows) rows.clear();
+  s.thread_items.clear();
   const Operators& ops = s.ops;
   if (threads < 2 || p.nrows() < kParallelMinRows || ops.nislands() < 2) return;
+  const int ngroups = static_cast<int>(ops.sweep_group_begin.size()) - 1;
+  if (ngroups >= threads) {
+    const size_t parts = static_cast<size_t>(threads);
+    size_t placed = 0;
+    int first = 0;
+    for (int g = 0; g < ngroups; ++g) {
+      const int k = 2 * g;
+      placed += static_cast<size_t>(ops.island_begin[std::min(k + 2, ops.nislands())] - ops.island_begin[k]);
+      const bool full = s.thread_items.size() + 1 < parts && placed * parts >= (s.thread_items.size() + 1) * static_cast<size_t>(p.nrows());
+      if (full || g + 1 == ngroups) {
+        s.thread_items.emplace_back(ops.sweep_group_begin[first], ops.sweep_group_begin[g + 1]);
+        first = g + 1;
+      }
+    }
+    return;
+  }
   s.thread_rows.resize(static_cast<size_t>(std::min(threads, ops.nislands())));
   const size_t groups = s.thread_rows.size();
   size_t t = 0, placed = 0;
@@ -375,14 +394,18 @@ void partition_islands(const Problem& p, SolverScratch& s, int threads) {
 // there is one: each thread sweeps its own islands, which share no dof with the others'.
 void sweep_all(const Problem& p, SolverScratch& s, int sweeps, VecX& lambda, VecX& v, Solution& sol,
                const VecX* compliance = nullptr) {
-  const size_t groups = s.thread_rows.size();
-  if (groups < 2 || s.thread_rows[1].empty()) {
+  const size_t item_parts = s.thread_items.size();
+  const size_t groups = item_parts >= 2 ? item_parts : s.thread_rows.size();
+  if (groups < 2 || (item_parts < 2 && s.thread_rows[1].empty())) {
     pgs_sweeps(p, s.ops, SweepRows::All, sweeps, lambda, v, pgs_rows(s), compliance);
     return;
   }
   if (!s.pool || s.pool->size() != groups) s.pool = std::make_unique<WorkerPool>(static_cast<unsigned>(groups));
   s.pool->run([&](unsigned k) {
-    if (!s.thread_rows[k].empty())
+    if (item_parts >= 2)
+      pgs_sweep_items(p, s.ops, SweepRows::All, sweeps, lambda, v, s.thread_items[k].first, s.thread_items[k].second,
+                      compliance);
+    else if (!s.thread_rows[k].empty())
       pgs_sweeps(p, s.ops, SweepRows::All, sweeps, lambda, v, &s.thread_rows[k], compliance);
   });
   sol.threads = static_cast<int>(groups);
