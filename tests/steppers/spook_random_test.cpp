@@ -421,6 +421,39 @@ TEST(SpookParallel, SweepsOnThreadsGiveTheBitsOfOneThread) {
   EXPECT_THROW(solve(small, SolverType::Iterative, 16, 0, 0), std::exception);
 }
 
+// A problem of `trees` free bodies (random SPD 6 × 6 masses) with random free velocities.
+Problem free_bodies(std::mt19937_64& rng, int trees) {
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  Problem p;
+  for (int t = 0; t < trees; ++t) {
+    MatX B(6, 6);
+    for (int i = 0; i < 36; ++i) B.data()[i] = U(rng);
+    p.trees.push_back(spook_test::make_tree(6 * t, B * B.transpose() + 0.5 * MatX::Identity(6, 6)));
+  }
+  p.nv = 6 * trees;
+  p.v_free = VecX::NullaryExpr(p.nv, [&] { return U(rng); });
+  return p;
+}
+
+// Seven sweeps through operators a and through b, from the same start, give the same bits:
+// all rows from zero, and the friction rows alone under some normal impulse.
+void expect_same_sweeps(const Problem& p, const Operators& a, const Operators& b, std::mt19937_64& rng,
+                        const std::string& what) {
+  std::uniform_real_distribution<double> P(0.0, 1.0);
+  for (SweepRows rows : {SweepRows::All, SweepRows::FrictionOnly}) {
+    VecX lambda_a = VecX::Zero(p.nrows()), lambda_b = lambda_a;
+    if (rows == SweepRows::FrictionOnly)  // some normal impulse to bound the friction by
+      for (const ContactRows& c : p.contacts) lambda_a[c.normal] = lambda_b[c.normal] = P(rng);
+    VecX v_a = velocity_of(p, a, lambda_a), v_b = v_a;
+    pgs_sweeps(p, a, rows, 7, lambda_a, v_a);
+    pgs_sweeps(p, b, rows, 7, lambda_b, v_b);
+    ASSERT_TRUE(lambda_a.allFinite() && v_a.allFinite());
+    EXPECT_GT(lambda_a.cwiseAbs().maxCoeff(), 0.0) << what;  // (the sweeps did something)
+    for (int i = 0; i < p.nrows(); ++i) EXPECT_EQ(lambda_a[i], lambda_b[i]) << what << " row " << i;
+    for (int i = 0; i < p.nv; ++i) EXPECT_EQ(v_a[i], v_b[i]) << what << " dof " << i;
+  }
+}
+
 // PGS's kernels for contacts on one or two free bodies (6-dof trees: Operators::free_contacts,
 // velocities held in locals, one per friction treatment) must give the bits of the general
 // row-by-row path, which sees the same contacts when free_contacts is cleared.
@@ -429,15 +462,8 @@ TEST(SpookRandom, PgsFreeBodyKernelsGiveTheGeneralRowsBits) {
   for (std::uint64_t seed = 0; seed < 20; ++seed) {
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> U(-1.0, 1.0), P(0.0, 1.0);
-    Problem p;
     constexpr int kTrees = 4;
-    for (int t = 0; t < kTrees; ++t) {
-      MatX B(6, 6);
-      for (int i = 0; i < 36; ++i) B.data()[i] = U(rng);
-      p.trees.push_back(spook_test::make_tree(6 * t, B * B.transpose() + 0.5 * MatX::Identity(6, 6)));
-    }
-    p.nv = 6 * kTrees;
-    p.v_free = VecX::NullaryExpr(p.nv, [&] { return U(rng); });
+    Problem p = free_bodies(rng, kTrees);
     ProblemBuilder rb(p);
     auto row = [&](int ta, int tb) {  // dense over one tree (tb < 0) or two
       std::vector<std::pair<int, double>> e;
@@ -465,18 +491,7 @@ TEST(SpookRandom, PgsFreeBodyKernelsGiveTheGeneralRowsBits) {
     ASSERT_EQ(two, 6) << "seed " << seed;
     Operators general = kernels;
     for (Operators::FreeContact& f : general.free_contacts) f.runs = 0;
-    for (SweepRows rows : {SweepRows::All, SweepRows::FrictionOnly}) {
-      VecX lambda_a = VecX::Zero(p.nrows()), lambda_b = lambda_a;
-      if (rows == SweepRows::FrictionOnly)  // some normal impulse to bound the friction by
-        for (const ContactRows& c : p.contacts) lambda_a[c.normal] = lambda_b[c.normal] = P(rng);
-      VecX v_a = velocity_of(p, kernels, lambda_a), v_b = v_a;
-      pgs_sweeps(p, kernels, rows, 7, lambda_a, v_a);
-      pgs_sweeps(p, general, rows, 7, lambda_b, v_b);
-      ASSERT_TRUE(lambda_a.allFinite() && v_a.allFinite());
-      EXPECT_GT(lambda_a.cwiseAbs().maxCoeff(), 0.0) << "seed " << seed;  // (the sweeps did something)
-      for (int i = 0; i < p.nrows(); ++i) EXPECT_EQ(lambda_a[i], lambda_b[i]) << "seed " << seed << " row " << i;
-      for (int i = 0; i < p.nv; ++i) EXPECT_EQ(v_a[i], v_b[i]) << "seed " << seed << " dof " << i;
-    }
+    expect_same_sweeps(p, kernels, general, rng, "seed " + std::to_string(seed));
   }
 }
 
@@ -489,15 +504,8 @@ TEST(SpookRandom, PairedSweepsOfTwoIslandsGiveTheBitsOfRowOrder) {
   for (std::uint64_t seed = 0; seed < 10; ++seed) {
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> U(-1.0, 1.0), P(0.0, 1.0);
-    Problem p;
     constexpr int kTrees = 8;  // trees 0-3 and 4-7: two islands at least
-    for (int t = 0; t < kTrees; ++t) {
-      MatX B(6, 6);
-      for (int i = 0; i < 36; ++i) B.data()[i] = U(rng);
-      p.trees.push_back(spook_test::make_tree(6 * t, B * B.transpose() + 0.5 * MatX::Identity(6, 6)));
-    }
-    p.nv = 6 * kTrees;
-    p.v_free = VecX::NullaryExpr(p.nv, [&] { return U(rng); });
+    Problem p = free_bodies(rng, kTrees);
     ProblemBuilder rb(p);
     auto row = [&](int ta, int tb) {
       std::vector<std::pair<int, double>> e;
@@ -552,18 +560,7 @@ TEST(SpookRandom, PairedSweepsOfTwoIslandsGiveTheBitsOfRowOrder) {
       EXPECT_NE(island, island_of_row[first_row(paired.sweep_items[k + 1])]) << "seed " << seed;
     }
     ASSERT_GT(pairs, 0) << "seed " << seed;
-    for (SweepRows rows : {SweepRows::All, SweepRows::FrictionOnly}) {
-      VecX lambda_a = VecX::Zero(p.nrows()), lambda_b = lambda_a;
-      if (rows == SweepRows::FrictionOnly)
-        for (const ContactRows& c : p.contacts) lambda_a[c.normal] = lambda_b[c.normal] = P(rng);
-      VecX v_a = velocity_of(p, paired, lambda_a), v_b = v_a;
-      pgs_sweeps(p, paired, rows, 7, lambda_a, v_a);
-      pgs_sweeps(p, row_order, rows, 7, lambda_b, v_b);
-      ASSERT_TRUE(lambda_a.allFinite() && v_a.allFinite());
-      EXPECT_GT(lambda_a.cwiseAbs().maxCoeff(), 0.0) << "seed " << seed;
-      for (int i = 0; i < p.nrows(); ++i) EXPECT_EQ(lambda_a[i], lambda_b[i]) << "seed " << seed << " row " << i;
-      for (int i = 0; i < p.nv; ++i) EXPECT_EQ(v_a[i], v_b[i]) << "seed " << seed << " dof " << i;
-    }
+    expect_same_sweeps(p, paired, row_order, rng, "seed " + std::to_string(seed));
   }
 }
 
