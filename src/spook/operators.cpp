@@ -11,8 +11,6 @@
 namespace graspsim::spook {
 namespace {
 
-constexpr int kNoItem = std::numeric_limits<int>::min();  // (sweep_items hold contacts ≥ 0, rows < 0)
-
 void fill_tree_of(const Problem& problem, std::vector<int>& tree_of) {
   tree_of.assign(problem.nv, -1);
   for (int t = 0; t < static_cast<int>(problem.trees.size()); ++t) {
@@ -318,11 +316,6 @@ void order_sweep(const Problem& p, Operators& ops) {
   ops.sweep_paired.clear();
   ops.sweep_pairs = 0;
   ops.sweep_group_begin.clear();
-  auto item_at = [&](int i) {  // the item row i starts, or kNoItem (a contact's other rows)
-    const int c = ops.contact_of_row[i];
-    if (c < 0) return -1 - i;
-    return p.contacts[c].normal == i ? c : kNoItem;
-  };
   auto pairable = [&](int item) {
     return item >= 0 && p.contacts[item].treatment == FrictionTreatment::Cone && ops.free_contacts[item].runs > 0;
   };
@@ -335,14 +328,14 @@ void order_sweep(const Problem& p, Operators& ops) {
     int cursor[2] = {ops.island_begin[k], ops.island_begin[k + 1]};
     const int end[2] = {ops.island_begin[k + 1], ops.island_begin[std::min(k + 2, ops.nislands())]};
     for (;;) {
-      int next[2] = {kNoItem, kNoItem};
+      int next[2] = {kNoSweepItem, kNoSweepItem};
       for (int g = 0; g < 2; ++g)
-        while (next[g] == kNoItem && cursor[g] < end[g]) next[g] = item_at(ops.island_rows[cursor[g]++]);
-      if (next[0] == kNoItem && next[1] == kNoItem) break;
-      const bool pair = pairable(next[0]) && next[1] != kNoItem && pairable(next[1]);
+        while (next[g] == kNoSweepItem && cursor[g] < end[g]) next[g] = sweep_item_at(p, ops, ops.island_rows[cursor[g]++]);
+      if (next[0] == kNoSweepItem && next[1] == kNoSweepItem) break;
+      const bool pair = pairable(next[0]) && next[1] != kNoSweepItem && pairable(next[1]);
       ops.sweep_pairs += pair;
       for (int g = 0; g < 2; ++g)
-        if (next[g] != kNoItem) push(next[g], pair && g == 0);
+        if (next[g] != kNoSweepItem) push(next[g], pair && g == 0);
     }
   }
   ops.sweep_group_begin.push_back(static_cast<int>(ops.sweep_items.size()));

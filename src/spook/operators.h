@@ -6,6 +6,7 @@
 
 #include <Eigen/SparseCore>
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "spook/problem.h"
@@ -129,6 +130,15 @@ inline void apply_impulse(const Operators& ops, int i, double delta, double* v) 
       for (int d = 0; d < r.nv; ++d) x[d] += w[d] * delta;
     }
   }
+}
+
+// The sweep item row i starts (Operators::sweep_items: a contact at its normal row, −1 − i for
+// a row of no contact), or kNoSweepItem for a contact's other rows.
+constexpr int kNoSweepItem = std::numeric_limits<int>::min();
+inline int sweep_item_at(const Problem& p, const Operators& ops, int i) {
+  const int c = ops.contact_of_row[i];
+  if (c < 0) return -1 - i;
+  return p.contacts[c].normal == i ? c : kNoSweepItem;
 }
 
 // Fills ops (runs, D, bias, contact_of_row, tree_of, the islands and the sweep order), reusing

@@ -131,17 +131,19 @@ class Sweeper {
   // Gauss-Seidel update of row i clamped to [lo, hi].
   void row(int i, double lo, double hi) { row(general_, i, lo, hi); }
 
+  // One item of Operators::sweep_items: a contact, or a row of no contact (swept only with
+  // all rows).
+  void item(int item, bool all) {
+    if (item >= 0) contact(p_.contacts[item], all);
+    else if (all) row(-item - 1, p_.lo[-item - 1], p_.hi[-item - 1]);
+  }
+
   // Two cone contacts on free bodies that share no tree (Operators::sweep_paired), stepped
   // together: the same updates per contact as free_cone, interleaved, so that the CPU runs
   // the two contacts' dependency chains side by side.
   void cone_pair(const ContactRows& a, const ContactRows& b, bool with_normal) {
     const Operators::FreeContact& fa = ops_.free_contacts[ops_.contact_of_row[a.normal]];
     const Operators::FreeContact& fb = ops_.free_contacts[ops_.contact_of_row[b.normal]];
-    if (fa.runs == 0 || fb.runs == 0) {  // (free_contacts changed after the layout: a test does that)
-      contact(a, with_normal);
-      contact(b, with_normal);
-      return;
-    }
     if (fa.runs == 2 && fb.runs == 2) return cone_pair<2, 2>(a, fa, b, fb, with_normal);
     if (fa.runs == 2) return cone_pair<2, 1>(a, fa, b, fb, with_normal);
     if (fb.runs == 2) return cone_pair<1, 2>(a, fa, b, fb, with_normal);
@@ -289,13 +291,9 @@ void pgs_sweep_items(const Problem& p, const Operators& ops, SweepRows rows, int
                      int first, int last, const VecX* compliance) {
   Sweeper sweeper(p, (compliance ? *compliance : p.compliance).data(), ops, lambda, v);
   const bool all = rows == SweepRows::All;
-  auto item = [&](int item) {
-    if (item >= 0) sweeper.contact(p.contacts[item], all);
-    else if (all) sweeper.row(-item - 1, p.lo[-item - 1], p.hi[-item - 1]);
-  };
   for (int s = 0; s < sweeps; ++s) {
     if (ops.sweep_pairs == 0) {
-      for (int k = first; k < last; ++k) item(ops.sweep_items[k]);
+      for (int k = first; k < last; ++k) sweeper.item(ops.sweep_items[k], all);
       continue;
     }
     for (int k = first; k < last; ++k) {
@@ -303,7 +301,7 @@ void pgs_sweep_items(const Problem& p, const Operators& ops, SweepRows rows, int
         sweeper.cone_pair(p.contacts[ops.sweep_items[k]], p.contacts[ops.sweep_items[k + 1]], all);
         ++k;
       } else {
-        item(ops.sweep_items[k]);
+        sweeper.item(ops.sweep_items[k], all);
       }
     }
   }
@@ -314,16 +312,9 @@ void pgs_sweeps(const Problem& p, const Operators& ops, SweepRows rows, int swee
   if (!subset) return pgs_sweep_items(p, ops, rows, sweeps, lambda, v, 0, static_cast<int>(ops.sweep_items.size()), compliance);
   Sweeper sweeper(p, (compliance ? *compliance : p.compliance).data(), ops, lambda, v);
   const bool all = rows == SweepRows::All;
-  for (int s = 0; s < sweeps; ++s) {
-    for (int i : *subset) {
-      const int c = ops.contact_of_row[i];
-      if (c < 0) {
-        if (all) sweeper.row(i, p.lo[i], p.hi[i]);
-      } else if (p.contacts[c].normal == i) {
-        sweeper.contact(p.contacts[c], all);
-      }
-    }
-  }
+  for (int s = 0; s < sweeps; ++s)
+    for (int i : *subset)
+      if (const int item = sweep_item_at(p, ops, i); item != kNoSweepItem) sweeper.item(item, all);
 }
 
 }  // namespace graspsim::spook
