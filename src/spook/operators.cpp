@@ -107,7 +107,7 @@ void validate(const Problem& p, std::vector<int>& owner) {
   bool sorted = true;
   for (const Tree& t : p.trees) {
     check(t.v_begin >= 0 && t.nv >= 0 && t.v_begin + t.nv <= p.nv, [] { return "tree dof range out of bounds"; });
-    check(t.M_llt.rows() == t.nv, [] { return "tree M_llt size differs from its nv"; });
+    check(t.M_llt.rows() == t.nv || t.sparse(), [] { return "tree M_llt size differs from its nv"; });
     sorted = sorted && t.v_begin >= end;
     end = t.v_begin + t.nv;
   }
@@ -161,13 +161,13 @@ RowSpan row_span(const SparseRows& J, int i) {
   return {J.innerIndexPtr() + begin, J.valuePtr() + begin, size};
 }
 
-// M_t⁻¹ of every small tree. A tree whose factor is bitwise the one of the last call (a
-// constant mass block: a lone free body, a slider on the world) keeps its inverse.
+// M_t⁻¹ of every small tree factored by M_llt. A tree whose factor is bitwise the one of the
+// last call (a constant mass block: a lone free body, a slider on the world) keeps its inverse.
 void small_inverses(const Problem& p, Operators& ops) {
   ops.minv_offset.assign(p.trees.size(), -1);
   size_t size = 0;
   for (size_t t = 0; t < p.trees.size(); ++t)
-    if (p.trees[t].nv <= kDenseInverseMaxNv) {
+    if (p.trees[t].nv <= kDenseInverseMaxNv && !p.trees[t].sparse()) {  // (a sparse tree keeps its solves)
       ops.minv_offset[t] = static_cast<int>(size);
       size += static_cast<size_t>(p.trees[t].nv) * p.trees[t].nv;
     }
@@ -296,7 +296,8 @@ void fill_row(const Problem& p, Operators& ops, int i, bool layout, size_t& used
     } else {
       Eigen::Map<const VecX> jm(j, nv);
       Eigen::Map<VecX> ym(y, nv);
-      ym = tree.M_llt.solve(jm);
+      ym = jm;
+      tree.solve_in_place(ym);
       xy = jm.dot(ym);
     }
     ops.D[i] += xy;

@@ -77,8 +77,9 @@ struct Operators {
   int nislands() const { return static_cast<int>(island_begin.size()) - 1; }
 
   // M_t⁻¹ of each small tree (dense, column-major, from minv_offset[t]; −1 for a tree
-  // larger than kDenseInverseMaxNv, which keeps its Cholesky solves): a row's W block is
-  // then one small matrix-vector product instead of two triangular solves.
+  // larger than kDenseInverseMaxNv or given its sparse factor: those keep their solves,
+  // Tree::solve_in_place): a row's W block is then one small matrix-vector product instead
+  // of two triangular solves.
   std::vector<double> minv;
   std::vector<int> minv_offset;
   // The factor each inverse was computed from (same layout as minv), its tree's nv (−1:

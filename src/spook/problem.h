@@ -25,6 +25,7 @@
 
 #include "core/types.h"
 #include "model/model.h"
+#include "solvers/tree_cholesky.h"
 
 namespace graspsim::spook {
 
@@ -36,6 +37,16 @@ struct Tree {
   int v_begin = 0;
   int nv = 0;
   Eigen::LLT<MatX> M_llt;  // Cholesky factor of the tree's mass block (nv × nv, SI)
+  // Or, when its size is nv, the factor without fill-in (RBDA §6.5), which then stands for
+  // M_llt: the stepper's for trees over kDenseInverseMaxNv dofs (hands, arms with grippers),
+  // whose solves it makes several times cheaper.
+  TreeCholesky M_tree;
+  bool sparse() const { return nv > 0 && M_tree.size() == nv; }
+  // x ← M⁻¹ x with whichever factor the tree has.
+  void solve_in_place(Eigen::Ref<VecX> x) const {
+    if (sparse()) M_tree.solve_in_place(x);
+    else M_llt.solveInPlace(x);
+  }
 };
 
 // What a row is; decides which solver part handles it (Split) and is reported back.

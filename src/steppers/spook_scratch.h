@@ -55,6 +55,7 @@ struct SpookScratch {
   VecX rhs_f, qacc_prescribed;       // per-tree views: the tree's right side, prescribed accelerations
   std::vector<MatX> tree_M;          // mass-matrix block of each tree
   std::vector<MatX> tree_Mh;         // each tree's factored block (M + hD) of the last step
+  std::vector<int> tree_parent;      // a large tree's dof parents, in its block's numbering
   spook::SolverScratch solver;
   spook::Solution solution;
   // Sleeping (step 2b): per body, its tree's root and whether that tree sleeps this step;

@@ -194,16 +194,27 @@ void free_motion(const Model& model, const State& s, const Input& in, Workspace&
       // free bodies, sliders on the world), and the operators then keep its inverse too.
       if (ntrees > static_cast<int>(sc.tree_Mh.size())) sc.tree_Mh.resize(static_cast<size_t>(ntrees));
       MatX& Mh_last = sc.tree_Mh[ntrees - 1];
-      const bool same = tree.M_llt.rows() == n && tree.M_llt.info() == Eigen::Success && Mh_last.rows() == n &&
-                        Mh_last == Mh;
+      // A large tree's block has its tree's pattern and is factored without fill-in.
+      const bool sparse = n > spook::kDenseInverseMaxNv;
+      const bool same = Mh_last.rows() == n && Mh_last == Mh &&
+                        (sparse ? tree.sparse() : tree.M_llt.rows() == n && tree.M_llt.info() == Eigen::Success);
       if (!same) {
-        tree.M_llt.compute(Mh);
-        if (tree.M_llt.info() != Eigen::Success)
+        bool ok;
+        if (sparse) {
+          sc.tree_parent.resize(static_cast<size_t>(n));
+          for (int i = 0; i < n; ++i) sc.tree_parent[i] = std::max(ws.kin.dof_parent[f0 + i] - f0, -1);
+          ok = tree.M_tree.compute(Mh, sc.tree_parent);
+        } else {
+          tree.M_tree.reset();
+          tree.M_llt.compute(Mh);
+          ok = tree.M_llt.info() == Eigen::Success;
+        }
+        if (!ok)
           throw std::runtime_error("spook: the mass matrix of the tree of body '" + model.bodies[root].name +
                                    "' is not positive definite");
         Mh_last = Mh;
       }
-      if (!implicit_gyroscopic(model, root, end, s.v.segment(f0, n), Mh, h, rhs_f)) tree.M_llt.solveInPlace(rhs_f);
+      if (!implicit_gyroscopic(model, root, end, s.v.segment(f0, n), Mh, h, rhs_f)) tree.solve_in_place(rhs_f);
       P.v_free.segment(f0, n) = s.v.segment(f0, n) + h * rhs_f;
     }
     root = end;
@@ -283,7 +294,9 @@ double lone_normal_impulse(const spook::Problem& P, const Eigen::SparseMatrix<do
     VecX x = VecX::Zero(tree.nv);
     for (RowIt jt(J, row); jt; ++jt)
       if (jt.col() >= tree.v_begin && jt.col() < tree.v_begin + tree.nv) x[jt.col() - tree.v_begin] = jt.value();
-    D += x.dot(tree.M_llt.solve(x));
+    VecX y = x;
+    tree.solve_in_place(y);
+    D += x.dot(y);
     done = ti;
   }
   return D > 0.0 ? std::max(0.0, (target - jv) / D) : 0.0;
