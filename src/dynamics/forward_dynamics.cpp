@@ -21,30 +21,6 @@ namespace {
   throw DivergenceError("dynamics: the mass matrix is not positive definite at this configuration");
 }
 
-// Factors M = Lᵀ D L in place of its lower triangle (Featherstone's LTDL, RBDA 6.5). M_ij
-// is nonzero only when dof j is an ancestor of dof i (parent[] links), and L keeps that
-// pattern, so the cost is O(nv·depth²) instead of O(nv³) for a dense Cholesky.
-void factor_tree(MatX& H, const std::vector<int>& parent) {
-  for (int k = static_cast<int>(H.rows()) - 1; k >= 0; --k) {
-    if (!(H(k, k) > 0.0)) not_positive_definite();
-    for (int i = parent[k]; i >= 0; i = parent[i]) {
-      const double a = H(k, i) / H(k, k);
-      for (int j = i; j >= 0; j = parent[j]) H(i, j) -= a * H(k, j);
-      H(k, i) = a;
-    }
-  }
-}
-
-// Solves Lᵀ D L x = b in place of x (= b on entry), with factor_tree's output.
-void solve_tree(const MatX& H, const std::vector<int>& parent, VecX& x) {
-  const int n = static_cast<int>(H.rows());
-  for (int k = n - 1; k >= 0; --k)
-    for (int i = parent[k]; i >= 0; i = parent[i]) x[i] -= H(k, i) * x[k];
-  for (int k = 0; k < n; ++k) x[k] /= H(k, k);
-  for (int k = 0; k < n; ++k)
-    for (int i = parent[k]; i >= 0; i = parent[i]) x[k] -= H(k, i) * x[i];
-}
-
 }  // namespace
 
 void ForwardDynamics::prepare(const Model& model) {
@@ -83,9 +59,9 @@ void ForwardDynamics::accelerations(const Model& model, const KinematicsData& ki
 // the right side, M_ff q̈_f = rhs_f − M_fp q̈_p (dense Cholesky).
 void ForwardDynamics::solve(const Model& model, const KinematicsData& kin, const VecX& qacc_prescribed, VecX& qacc) {
   if (model.kinematic_dofs.empty()) {
-    factor_tree(M_, kin.dof_parent);
+    if (!tree_.compute(M_, kin.dof_parent)) not_positive_definite();
     qacc = rhs_;
-    solve_tree(M_, kin.dof_parent, qacc);
+    tree_.solve_in_place(qacc);
     return;
   }
   const auto& f = free_dofs_;

@@ -9,6 +9,7 @@
 #include "kinematics/kinematics.h"
 #include "model/input.h"
 #include "model/model.h"
+#include "solvers/tree_ldl.h"
 
 namespace graspsim {
 
@@ -30,6 +31,7 @@ class ForwardDynamics {
   void solve(const Model& model, const KinematicsData& kin, const VecX& qacc_prescribed, VecX& qacc);
 
   MatX M_;                         // mass matrix (nv x nv)
+  TreeLdl tree_;                   // its factor without fill-in (no prescribed dofs)
   VecX bias_, tau_, rhs_;          // c(q, v), applied generalized forces, τ − c (nv)
   std::vector<int> free_dofs_;     // dofs solved for (the rest: Model::kinematic_dofs)
   MatX M_ff_;                      // M restricted to free_dofs_ (when some dofs are prescribed)

@@ -25,7 +25,7 @@
 
 #include "core/types.h"
 #include "model/model.h"
-#include "solvers/tree_cholesky.h"
+#include "solvers/tree_ldl.h"
 
 namespace graspsim::spook {
 
@@ -40,7 +40,7 @@ struct Tree {
   // Or, when its size is nv, the factor without fill-in (RBDA §6.5), which then stands for
   // M_llt: the stepper's for trees over kDenseInverseMaxNv dofs (hands, arms with grippers),
   // whose solves it makes several times cheaper.
-  TreeCholesky M_tree;
+  TreeLdl M_tree;
   bool sparse() const { return nv > 0 && M_tree.size() == nv; }
   // x ← M⁻¹ x with whichever factor the tree has.
   void solve_in_place(Eigen::Ref<VecX> x) const {

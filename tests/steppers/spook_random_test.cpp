@@ -569,7 +569,7 @@ TEST(SpookRandom, PairedSweepsOfTwoIslandsGiveTheBitsOfRowOrder) {
 // A tree given the no-fill-in factor (Tree::M_tree, as the stepper does for trees over
 // kDenseInverseMaxNv dofs) solves as with its Cholesky factor. Each random tree is taken as a
 // chain of its dofs, for which any M has the tree's pattern; W, D and the free-velocity
-// updates then go through TreeCholesky. The two differ by rounding only: 1e-9 as above.
+// updates then go through TreeLdl. The two differ by rounding only: 1e-9 as above.
 TEST(SpookRandom, TheSparseTreeFactorGivesTheCholeskyFactorsSolution) {
   RandomSpec spec;
   spec.treatment = FrictionTreatment::Cone;

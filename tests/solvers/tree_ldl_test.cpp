@@ -1,4 +1,4 @@
-// The no-fill-in factor of a tree's inertia against Eigen's dense Cholesky on random trees.
+// The no-fill-in factor of a tree's inertia (LᵀDL) against Eigen's dense Cholesky on random trees.
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "solvers/tree_cholesky.h"
+#include "solvers/tree_ldl.h"
 
 namespace graspsim {
 namespace {
@@ -31,7 +31,7 @@ RandomTree random_tree(std::mt19937_64& rng, int n) {
   return t;
 }
 
-TEST(TreeCholesky, SolvesAsADenseCholeskyOnRandomTrees) {
+TEST(TreeLdl, SolvesAsADenseCholeskyOnRandomTrees) {
   std::mt19937_64 rng(17);
   for (int n : {1, 2, 6, 24, 40}) {
     for (int trial = 0; trial < 20; ++trial) {
@@ -41,9 +41,11 @@ TEST(TreeCholesky, SolvesAsADenseCholeskyOnRandomTrees) {
         for (int j = 0; j < i; ++j) {
           bool related = false;
           for (int a = t.parent[i]; a >= 0; a = t.parent[a]) related = related || a == j;
-          if (!related) ASSERT_EQ(t.M(i, j), 0.0);
+          if (!related) {
+            ASSERT_EQ(t.M(i, j), 0.0);
+          }
         }
-      TreeCholesky f;
+      TreeLdl f;
       ASSERT_TRUE(f.compute(t.M, t.parent));
       EXPECT_EQ(f.size(), n);
       const Eigen::LLT<MatX> dense(t.M);
@@ -68,10 +70,10 @@ TEST(TreeCholesky, SolvesAsADenseCholeskyOnRandomTrees) {
   }
 }
 
-TEST(TreeCholesky, RefusesAMatrixThatIsNotPositiveDefinite) {
+TEST(TreeLdl, RefusesAMatrixThatIsNotPositiveDefinite) {
   std::mt19937_64 rng(3);
   RandomTree t = random_tree(rng, 8);
-  TreeCholesky f;
+  TreeLdl f;
   ASSERT_TRUE(f.compute(t.M, t.parent));
   t.M(5, 5) = -1.0;
   EXPECT_FALSE(f.compute(t.M, t.parent));
