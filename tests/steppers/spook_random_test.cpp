@@ -579,8 +579,9 @@ TEST(SpookRandom, TheSparseTreeFactorGivesTheCholeskyFactorsSolution) {
     for (Tree& t : q.trees) {
       std::vector<int> chain(static_cast<size_t>(t.nv));
       for (int i = 0; i < t.nv; ++i) chain[static_cast<size_t>(i)] = i - 1;
-      ASSERT_TRUE(t.M_tree.compute(t.M_llt.reconstructedMatrix(), chain));
-      t.M_llt = Eigen::LLT<MatX>();  // so that nothing reads it
+      const MatX M = t.M_llt.reconstructedMatrix();
+      ASSERT_TRUE(t.M_tree.compute(M, chain));
+      t.M_llt.compute(2.0 * M);  // wrong on purpose: a solve that read it would differ by 2×
       ASSERT_TRUE(t.sparse());
     }
     for (SolverType solver : {SolverType::Iterative, SolverType::Split}) {
