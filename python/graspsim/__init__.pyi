@@ -33,6 +33,7 @@ class State:
     v: npt.NDArray[np.float64]
     act: npt.NDArray[np.float64]
     sleep_time: npt.NDArray[np.float64]
+    constraint_forces: npt.NDArray[np.float64]
     @property
     def step(self) -> int: ...
     def copy(self) -> State: ...

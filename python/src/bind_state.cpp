@@ -96,6 +96,12 @@ void bind_state(py::module_& mod) {
           [](PyState& s, const py::handle& x) { assign(s.state.sleep_time, x, "sleep_time"); },
           "SPOOK sleeping: per body, how long its tree has been still (s; a tree's is its root's). Set it "
           "to zero to wake the trees, e.g. after moving a sleeping body by hand through q.")
+      .def_property(
+          "constraint_forces",
+          [](py::object self) { return view(self.cast<PyState&>().state.constraint_forces, self); },
+          [](PyState& s, const py::handle& x) { assign(s.state.constraint_forces, x, "constraint_forces"); },
+          "SPOOK's warm start for the rows that are not contacts: last step's forces (N or N m) of joint "
+          "limits, equalities, servos and joint friction. Set it to zero to start them from zero.")
       .def("copy", [](const PyState& s) {
             auto c = std::make_unique<PyState>();
             c->model = s.model;

@@ -30,6 +30,19 @@ def test_save_load_continues_to_the_same_bits(tmp_path):
     assert same(s, c)
 
 
+def test_constraint_forces_are_the_servos_warm_start_and_are_saved(tmp_path):
+    model = graspsim.load(scene("robots/robotiq_box.yaml"))
+    s = model.make_state()
+    graspsim.step(model, s, steps=200)
+    assert s.constraint_forces.size > 0 and np.abs(s.constraint_forces).max() > 0.0
+    s.save(tmp_path / "s.bin")
+    later = graspsim.State.load(tmp_path / "s.bin", model)
+    assert later.constraint_forces.tobytes() == s.constraint_forces.tobytes()
+    graspsim.step(model, s, steps=20)
+    graspsim.step(model, later, steps=20)
+    assert same(s, later)
+
+
 def test_state_file_of_another_model_is_refused(tmp_path):
     push = graspsim.load(scene("validation/push.yaml"))
     push.make_state().save(tmp_path / "push.bin")

@@ -287,6 +287,7 @@ nlohmann::json run_header(const Scene& scene, const std::optional<Formulation>& 
                   {"solver", to_string(f.spook.solver)},
                   {"iterations", f.spook.iterations},
                   {"relax_sweeps", f.spook.relax_sweeps},
+                  {"tolerance", f.spook.tolerance},
                   {"threads", f.spook.threads},
                   {"seed", o.seed},
                   {"gravity", {o.gravity.x(), o.gravity.y(), o.gravity.z()}}};

@@ -121,7 +121,7 @@ void read_sleep(const YamlNode& m, SleepOptions& o) {
 
 void read_options(const YamlNode& m, Options& o) {
   expect_map(m, "options");
-  check_keys(m, "options", {"gravity", "dt", "stepper", "integrator", "solver", "iterations", "relax_sweeps", "threads",
+  check_keys(m, "options", {"gravity", "dt", "stepper", "integrator", "solver", "iterations", "relax_sweeps", "tolerance", "threads",
                                  "seed", "contact_margin", "patch_grid", "scheme", "quasistatic", "penalty", "sleep"});
   for (const auto& e : m.entries) {
     const YamlNode& v = e.value;
@@ -130,6 +130,7 @@ void read_options(const YamlNode& m, Options& o) {
     else if (k == "dt") o.dt = as_number(v, k);
     else if (k == "iterations") o.spook.iterations = as_int(v, k, 1);
     else if (k == "relax_sweeps") o.spook.relax_sweeps = as_int(v, k, 0);
+    else if (k == "tolerance") o.spook.tolerance = as_number(v, k);
     else if (k == "threads") o.spook.threads = as_int(v, k, 1);
     else if (k == "seed") o.seed = as_uint64(v, k);
     else if (k == "contact_margin") o.contact_margin = as_number(v, k);

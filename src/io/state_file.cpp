@@ -255,6 +255,7 @@ void save_state(const std::filesystem::path& path, const Model& model, const Sta
   w.f64(state.step_size);
   // (a State made by hand may lack sleep_time: all trees awake)
   w.vec(state.sleep_time.size() == model.nbody() ? state.sleep_time : VecX::Zero(model.nbody()));
+  w.vec(state.constraint_forces.size() == constraint_slots(model).size ? state.constraint_forces : VecX());
   const std::vector<ContactSlot>& slots = state.contacts.slots();
   const std::vector<char>& live = state.contacts.live();
   w.u32(ContactSlot::kValues);
@@ -319,6 +320,7 @@ SavedState read_state(const std::filesystem::path& path) {
   s.act = r.vec("act");
   if (version >= 2) s.step_size = r.f64("the step size");
   s.sleep_time = version >= 3 ? r.vec("sleep_time") : VecX::Zero(saved.fingerprint.nbody);
+  if (version >= 4) s.constraint_forces = r.vec("constraint_forces");
   const StateFingerprint& f = saved.fingerprint;
   auto check_size = [&](const VecX& x, const char* name, std::uint32_t n) {
     if (x.size() != static_cast<Eigen::Index>(n))
@@ -333,6 +335,7 @@ SavedState read_state(const std::filesystem::path& path) {
   require_finite(s.q, file, "q");
   require_finite(s.v, file, "v");
   require_finite(s.act, file, "act");
+  require_finite(s.constraint_forces, file, "constraint_forces");
   for (Eigen::Index i = 0; i < s.sleep_time.size(); ++i)
     if (!(s.sleep_time[i] >= 0.0) || !std::isfinite(s.sleep_time[i]))
       throw InputError(file + ": sleep_time[" + std::to_string(i) + "] is " + std::to_string(s.sleep_time[i]) +
@@ -388,6 +391,10 @@ SavedState read_state(const std::filesystem::path& path) {
 
 State bind_state(SavedState saved, const Model& model) {
   check_model(saved.fingerprint, model, saved.file);
+  const Eigen::Index n = saved.state.constraint_forces.size(), slots = constraint_slots(model).size;
+  if (n != 0 && n != slots)
+    throw InputError(saved.file + ": constraint_forces has " + std::to_string(n) + " entries, its model " +
+                     std::to_string(slots));
   return std::move(saved.state);
 }
 

@@ -19,6 +19,8 @@
 //   q, v, act              each u32 length + f64s
 //   step_size    f64       (version 2 on) the adaptive integrator's next step size; version 1
 //                          files read as 0
+//   constraint_forces      (version 4 on) u32 length + f64s: 0 (none) or the model's
+//                          constraint_slots size; version 3 and older files read as none
 //   contacts               u32 values per slot (ContactSlot::kValues), u64 slots; per slot:
 //                          geom_a i32, geom_b i32, feature u64, since f64, values f64 × kValues;
 //                          then one live flag (u8, 0 or 1) per slot. Every slot, free ones
@@ -43,7 +45,7 @@
 
 namespace graspsim {
 
-inline constexpr std::uint32_t kStateFileVersion = 3;  // 2 added step_size, 3 sleep_time
+inline constexpr std::uint32_t kStateFileVersion = 4;  // 2 added step_size, 3 sleep_time, 4 constraint_forces
 
 // What a state file says of its model (the fingerprint above).
 struct StateFingerprint {

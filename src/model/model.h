@@ -339,6 +339,9 @@ struct SpookOptions {
   // their stabilisation; positions move with the stabilised velocities, the relaxed ones
   // are kept (spook::solve). 0: none.
   int relax_sweeps = 0;
+  // Iterative only: a group of islands stops sweeping once its rows' velocities move by at
+  // most this per sweep (m/s or rad/s; spook::solve). 0: all `iterations`.
+  double tolerance = 0.0;
   // Threads for the Iterative sweeps of a large problem (spook::solve; the same bits
   // whatever the count). 1: the caller's thread only.
   int threads = 1;

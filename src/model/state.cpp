@@ -4,12 +4,22 @@
 
 namespace graspsim {
 
+ConstraintSlots constraint_slots(const Model& model) {
+  ConstraintSlots c;
+  c.equalities = c.limits + 2 * static_cast<int>(model.joints.size());
+  c.servos = c.equalities + 6 * static_cast<int>(model.equalities.size());
+  c.friction = c.servos + static_cast<int>(model.actuators.size());
+  c.size = c.friction + model.nv;
+  return c;
+}
+
 State make_state(const Model& model) {
   State s;
   s.q = model.q0;
   s.v = model.v0;
   s.act = VecX::Zero(static_cast<Eigen::Index>(model.actuators.size()));
   s.sleep_time = VecX::Zero(model.nbody());
+  s.constraint_forces = VecX::Zero(constraint_slots(model).size);
   s.rng.seed(model.options.seed);
   return s;
 }

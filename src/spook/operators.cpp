@@ -343,6 +343,44 @@ void order_sweep(const Problem& p, Operators& ops) {
 }
 
 // The contact maps, the free-body contacts, the islands and the sweep order: structure only.
+// The dof of row i when its J is one entry on a tree (its only run), else −1.
+int single_dof(const Operators& ops, int i) {
+  if (ops.row_run_begin[i + 1] - ops.row_run_begin[i] != 1) return -1;
+  const Run& r = ops.runs[ops.row_run_begin[i]];
+  if (r.nz == 1) return r.v_begin + ops.run_nz[r.nz_begin];
+  return r.nz < 0 && r.nv == 1 ? r.v_begin : -1;
+}
+
+// Operators::twin: the first two bounded rows of no contact on each one-entry dof.
+void find_twins(const Problem& p, Operators& ops) {
+  const int n = p.nrows();
+  ops.twin.assign(n, -1);
+  ops.row_of_dof.assign(p.nv, -1);
+  for (int i = 0; i < n; ++i) {
+    if (p.kind[i] != RowKind::Bounded || ops.contact_of_row[i] >= 0) continue;
+    const int d = single_dof(ops, i);
+    if (d < 0) continue;
+    const int first = ops.row_of_dof[d];
+    if (first < 0) ops.row_of_dof[d] = i;
+    else if (ops.twin[first] == -1) ops.twin[first] = i, ops.twin[i] = -2 - first;
+  }
+}
+
+// Operators::twin_same, for this step's values.
+void compare_twins(const Problem& p, Operators& ops) {
+  const int n = p.nrows();
+  ops.twin_same.assign(n, 0);
+  for (int i = 0; i < n; ++i) {
+    const int k = ops.twin[i];
+    if (k < 0) continue;
+    const Run &a = ops.runs[ops.row_run_begin[i]], &b = ops.runs[ops.row_run_begin[k]];
+    const auto bytes = static_cast<size_t>(a.nv) * sizeof(double);
+    ops.twin_same[i] = std::memcmp(ops.jd.data() + a.offset, ops.jd.data() + b.offset, bytes) == 0 &&
+                       std::memcmp(ops.wd.data() + a.offset, ops.wd.data() + b.offset, bytes) == 0 &&
+                       ops.D[i] > 0.0 && ops.D[k] > 0.0;
+  }
+}
+
 void layout_contacts(const Problem& p, Operators& ops) {
   const int n = p.nrows();
   ops.contact_of_row.assign(n, -1);
@@ -351,6 +389,7 @@ void layout_contacts(const Problem& p, Operators& ops) {
     for (int r : p.contacts[c].friction) ops.contact_of_row[r] = c;
     if (p.contacts[c].torsion >= 0) ops.contact_of_row[p.contacts[c].torsion] = c;
   }
+  find_twins(p, ops);
   ops.free_contacts.resize(p.contacts.size());
   for (size_t c = 0; c < p.contacts.size(); ++c) ops.free_contacts[c] = free_contact(ops, p.contacts[c]);
   find_islands(p, ops);
@@ -394,6 +433,7 @@ void make_operators(const Problem& p, Operators& ops) {
     ops.row_run_begin[n] = static_cast<int>(ops.runs.size());
     layout_contacts(p, ops);
   }
+  compare_twins(p, ops);
 }
 
 Operators make_operators(const Problem& p) {

@@ -65,6 +65,15 @@ struct Operators {
   // thread sweeps whole groups (solve.cpp).
   std::vector<int> sweep_group_begin;
   std::vector<int> tree_of;   // (nv) tree of each dof, or −1
+  // Twin rows: two bounded rows that are not contacts with the same one-entry J (a servo and
+  // the dry friction of its joint). Apart, PGS converges on them at the rate
+  // d / (d + c_servo) per sweep (d = J M⁻¹ Jᵀ), near 1 for a stiff servo on a light link:
+  // they trade impulse back and forth while v barely moves. PGS solves the pair's 2×2 block
+  // exactly instead (pgs.cpp, twin_rows). twin[i] = k for the first row i of a pair (k > i),
+  // −2 − i for its twin k, −1 for any other row; twin_same[i]: this step's J and W runs of
+  // i and k are equal bit for bit (else PGS updates the two one after the other).
+  std::vector<int> twin;
+  std::vector<char> twin_same;
   // Row i's runs, in tree (hence column) order: runs[row_run_begin[i] .. row_run_begin[i + 1]).
   std::vector<int> row_run_begin;
   std::vector<Run> runs;
@@ -86,14 +95,14 @@ struct Operators {
   // none) and offset: a tree whose factor is unchanged bitwise keeps its inverse.
   std::vector<double> minv_key;
   std::vector<int> minv_key_nv, minv_key_offset;
-  // The persistent layout: runs, run_nz, row_run_begin, tree_of, contact_of_row,
+  // The persistent layout: runs, run_nz, row_run_begin, tree_of, contact_of_row, twin,
   // sweep_items, free_contacts and the islands depend only on the problem's structure.
   // While a problem's nonzero Problem::structure stamp is the last call's, they are kept and
   // only the values (jd, wd, D, inv_D, bias, the inverse mass blocks) are written.
   std::uint64_t layout_structure = 0;
   bool layout_kept = false;   // the last make_operators kept the layout
   // Scratch of make_operators and dense_delassus.
-  std::vector<int> parent, first_row_of_tree, island_of_root, touched, tree_rows, tree_first;
+  std::vector<int> parent, first_row_of_tree, island_of_root, touched, tree_rows, tree_first, row_of_dof;
   std::vector<double> jt, wt;  // a tree's block of J and W over an island's rows
 };
 
@@ -134,11 +143,11 @@ inline void apply_impulse(const Operators& ops, int i, double delta, double* v) 
 }
 
 // The sweep item row i starts (Operators::sweep_items: a contact at its normal row, −1 − i for
-// a row of no contact), or kNoSweepItem for a contact's other rows.
+// a row of no contact), or kNoSweepItem for a contact's other rows and the second of twins.
 constexpr int kNoSweepItem = std::numeric_limits<int>::min();
 inline int sweep_item_at(const Problem& p, const Operators& ops, int i) {
   const int c = ops.contact_of_row[i];
-  if (c < 0) return -1 - i;
+  if (c < 0) return ops.twin[i] < -1 ? kNoSweepItem : -1 - i;  // (a twin is swept with its first row)
   return p.contacts[c].normal == i ? c : kNoSweepItem;
 }
 

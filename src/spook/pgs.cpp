@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <type_traits>
 #include <variant>
 
@@ -123,10 +124,63 @@ struct ConeLane {
   [[no_unique_address]] std::conditional_t<R == 2, Vec6, std::monostate> v1;
 };
 
+// The 2×2 block of twin rows: A = [[a, d], [d, c]] (a = D_i, c = D_k, d = J M⁻¹ Jᵀ) and the
+// rows' velocities w at the current impulses.
+struct TwinBlock {
+  double a, c, d, wi, wk;
+  double cost(double di, double dk) const {
+    return 0.5 * (a * di * di + 2.0 * d * di * dk + c * dk * dk) + wi * di + wk * dk;
+  }
+  // The impulse changes (δ_i, δ_k) that minimise cost with λ + δ in the bounds: the
+  // unconstrained point when it is inside them, else the best of each row at each finite
+  // bound with the other at its best (clamped) value given it. The minimum has each row
+  // inside its bounds or at one, so it is among these points.
+  // Needs det() > 0.
+  double det() const { return a * c - d * d; }
+  std::pair<double, double> solve(double li, double lk, double lo_i, double hi_i, double lo_k, double hi_k) const {
+    const double di = (d * wk - c * wi) / det(), dk = (d * wi - a * wk) / det();
+    if (li + di >= lo_i && li + di <= hi_i && lk + dk >= lo_k && lk + dk <= hi_k) return {di, dk};
+    // (Outside: some bound is finite, so there is a point below.)
+    std::pair<double, double> best{0.0, 0.0};
+    double best_cost = std::numeric_limits<double>::infinity();
+    auto consider = [&](double di, double dk) {
+      if (const double f = cost(di, dk); f < best_cost) best_cost = f, best = {di, dk};
+    };
+    for (double bound : {lo_i, hi_i}) {
+      if (!std::isfinite(bound)) continue;
+      const double di = bound - li;
+      consider(di, std::clamp(lk - (wk + d * di) / c, lo_k, hi_k) - lk);
+    }
+    for (double bound : {lo_k, hi_k}) {
+      if (!std::isfinite(bound)) continue;
+      const double dk = bound - lk;
+      consider(std::clamp(li - (wi + d * dk) / a, lo_i, hi_i) - li, dk);
+    }
+    return best;
+  }
+};
+
 class Sweeper {
  public:
   Sweeper(const Problem& p, const double* compliance, const Operators& ops, VecX& lambda, VecX& v)
       : p_(p), compliance_(compliance), ops_(ops), lambda_(lambda), v_(v), general_(compliance, ops, lambda, v) {}
+
+  // Operators::sweep_items[first, last) once, pairs stepped together.
+  void items(int first, int last, bool all) {
+    const Operators& ops = ops_;
+    if (ops.sweep_pairs == 0) {
+      for (int k = first; k < last; ++k) item(ops.sweep_items[k], all);
+      return;
+    }
+    for (int k = first; k < last; ++k) {
+      if (ops.sweep_paired[k]) {
+        cone_pair(p_.contacts[ops.sweep_items[k]], p_.contacts[ops.sweep_items[k + 1]], all);
+        ++k;
+      } else {
+        item(ops.sweep_items[k], all);
+      }
+    }
+  }
 
   // Gauss-Seidel update of row i clamped to [lo, hi].
   void row(int i, double lo, double hi) { row(general_, i, lo, hi); }
@@ -134,8 +188,11 @@ class Sweeper {
   // One item of Operators::sweep_items: a contact, or a row of no contact (swept only with
   // all rows).
   void item(int item, bool all) {
-    if (item >= 0) contact(p_.contacts[item], all);
-    else if (all) row(-item - 1, p_.lo[-item - 1], p_.hi[-item - 1]);
+    if (item >= 0) return contact(p_.contacts[item], all);
+    if (!all) return;
+    const int i = -item - 1;
+    if (ops_.twin[i] >= 0) return twin_rows(i, ops_.twin[i]);
+    row(i, p_.lo[i], p_.hi[i]);
   }
 
   // Two cone contacts on free bodies that share no tree (Operators::sweep_paired), stepped
@@ -268,6 +325,26 @@ class Sweeper {
     }
   }
 
+  // Twin rows i and k (Operators::twin): one J, one W, so one J·v and one update of v for
+  // the exact solution of their 2×2 block; the two rows one after the other when this
+  // step's J or W differ.
+  [[gnu::noinline]] void twin_rows(int i, int k) {
+    const double jv = row_dot(ops_, i, v_.data());
+    const double ci = compliance_[i], ck = compliance_[k];
+    const TwinBlock b{ops_.D[i], ops_.D[k], ops_.D[i] - ci, ops_.bias[i] + jv + ci * lambda_[i],
+                      ops_.bias[k] + jv + ck * lambda_[k]};
+    if (!ops_.twin_same[i] || !(b.det() > 0.0)) {
+      row(i, p_.lo[i], p_.hi[i]);
+      row(k, p_.lo[k], p_.hi[k]);
+      return;
+    }
+    const auto [di, dk] = b.solve(lambda_[i], lambda_[k], p_.lo[i], p_.hi[i], p_.lo[k], p_.hi[k]);
+    if (di == 0.0 && dk == 0.0) return;
+    lambda_[i] += di;
+    lambda_[k] += dk;
+    apply_impulse(ops_, i, di + dk, v_.data());
+  }
+
   // Torsional friction (a row of its own, on v itself).
   void torsion(const ContactRows& c) {
     if (c.torsion >= 0) torsion_row(c);
@@ -287,34 +364,56 @@ class Sweeper {
 
 }  // namespace
 
-void pgs_sweep_items(const Problem& p, const Operators& ops, SweepRows rows, int sweeps, VecX& lambda, VecX& v,
-                     int first, int last, const VecX* compliance) {
-  Sweeper sweeper(p, (compliance ? *compliance : p.compliance).data(), ops, lambda, v);
+int pgs_sweep_items(const Problem& p, const Operators& ops, SweepRows rows, int sweeps, VecX& lambda, VecX& v,
+                    int first, int last, const VecX* compliance, const SweepStop& stop) {
+  const double* comp = (compliance ? *compliance : p.compliance).data();
+  Sweeper sweeper(p, comp, ops, lambda, v);
   const bool all = rows == SweepRows::All;
-  for (int s = 0; s < sweeps; ++s) {
-    if (ops.sweep_pairs == 0) {
-      for (int k = first; k < last; ++k) sweeper.item(ops.sweep_items[k], all);
-      continue;
-    }
-    for (int k = first; k < last; ++k) {
-      if (ops.sweep_paired[k]) {
-        sweeper.cone_pair(p.contacts[ops.sweep_items[k]], p.contacts[ops.sweep_items[k + 1]], all);
-        ++k;
-      } else {
-        sweeper.item(ops.sweep_items[k], all);
-      }
-    }
+  if (stop.tolerance <= 0.0) {
+    for (int s = 0; s < sweeps; ++s) sweeper.items(first, last, all);
+    return sweeps;
   }
+  // Each group of islands on its own until converged: groups share no dof, so this is the
+  // bits of sweeping them side by side, and a group's sweeps do not depend on how the groups
+  // are split over threads. The test reads every row's velocity w_i once per kStopCheck
+  // sweeps (a few % of their cost) and compares it with the last reading.
+  const std::vector<int>& groups = ops.sweep_group_begin;
+  double* w = stop.w;
+  int most = 0;
+  for (auto g = std::lower_bound(groups.begin(), groups.end(), first); g + 1 < groups.end() && *g < last; ++g) {
+    const int island = 2 * static_cast<int>(g - groups.begin());
+    const int* row_begin = ops.island_rows.data() + ops.island_begin[island];
+    const int* row_end = ops.island_rows.data() + ops.island_begin[std::min(island + 2, ops.nislands())];
+    auto largest_change = [&] {
+      double change = 0.0;
+      for (const int* r = row_begin; r != row_end; ++r) {
+        const double wi = row_velocity(ops, *r, v.data()) + comp[*r] * lambda[*r];
+        change = std::max(change, std::abs(wi - w[*r]));
+        w[*r] = wi;
+      }
+      return change;
+    };
+    largest_change();
+    int s = 0;
+    while (s < sweeps) {
+      sweeper.items(*g, *(g + 1), all);
+      if (++s % kStopCheck == 0 && s < sweeps && largest_change() <= kStopCheck * stop.tolerance) break;
+    }
+    most = std::max(most, s);
+  }
+  return most;
 }
 
-void pgs_sweeps(const Problem& p, const Operators& ops, SweepRows rows, int sweeps, VecX& lambda,
-                VecX& v, const std::vector<int>* subset, const VecX* compliance) {
-  if (!subset) return pgs_sweep_items(p, ops, rows, sweeps, lambda, v, 0, static_cast<int>(ops.sweep_items.size()), compliance);
+int pgs_sweeps(const Problem& p, const Operators& ops, SweepRows rows, int sweeps, VecX& lambda,
+               VecX& v, const std::vector<int>* subset, const VecX* compliance, const SweepStop& stop) {
+  if (!subset)
+    return pgs_sweep_items(p, ops, rows, sweeps, lambda, v, 0, static_cast<int>(ops.sweep_items.size()), compliance, stop);
   Sweeper sweeper(p, (compliance ? *compliance : p.compliance).data(), ops, lambda, v);
   const bool all = rows == SweepRows::All;
   for (int s = 0; s < sweeps; ++s)
     for (int i : *subset)
       if (const int item = sweep_item_at(p, ops, i); item != kNoSweepItem) sweeper.item(item, all);
+  return sweeps;
 }
 
 }  // namespace graspsim::spook

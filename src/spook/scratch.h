@@ -47,11 +47,13 @@ struct SolverScratch {
   std::unique_ptr<WorkerPool> pool;
   std::vector<std::pair<int, int>> thread_items;
   std::vector<std::vector<int>> thread_rows;
+  std::vector<int> thread_sweeps;  // the sweeps each thread's groups ran (pgs_sweep_items)
+  VecX w_stop;                     // SweepStop::w
 };
 
 // solve() (problem.h) into `solution`, with storage from `scratch`, on up to `threads`
 // threads.
 void solve(const Problem& problem, SolverType solver, int iterations, int relax_sweeps, SolverScratch& scratch,
-           Solution& solution, int threads = 1);
+           Solution& solution, int threads = 1, double tolerance = 0.0);
 
 }  // namespace graspsim::spook

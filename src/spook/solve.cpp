@@ -392,23 +392,28 @@ void partition_islands(const Problem& p, SolverScratch& s, int threads) {
 
 // PGS sweeps over all rows (or the running solver's), on the threads of the partition when
 // there is one: each thread sweeps its own islands, which share no dof with the others'.
-void sweep_all(const Problem& p, SolverScratch& s, int sweeps, VecX& lambda, VecX& v, Solution& sol,
-               const VecX* compliance = nullptr) {
+// tolerance > 0 (pgs_sweeps): each group of islands stops once converged; the islands then
+// run on threads only as whole groups (thread_items), so that the sweeps do not depend on
+// the threads. Returns the most sweeps run.
+int sweep_all(const Problem& p, SolverScratch& s, int sweeps, VecX& lambda, VecX& v, Solution& sol,
+              const VecX* compliance = nullptr, double tolerance = 0.0) {
   const size_t item_parts = s.thread_items.size();
   const size_t groups = item_parts >= 2 ? item_parts : s.thread_rows.size();
-  if (groups < 2 || (item_parts < 2 && s.thread_rows[1].empty())) {
-    pgs_sweeps(p, s.ops, SweepRows::All, sweeps, lambda, v, pgs_rows(s), compliance);
-    return;
-  }
+  s.w_stop.resize(p.nrows());
+  const SweepStop stop{tolerance, s.w_stop.data()};
+  if (groups < 2 || (item_parts < 2 && (s.thread_rows[1].empty() || tolerance > 0.0)))
+    return pgs_sweeps(p, s.ops, SweepRows::All, sweeps, lambda, v, pgs_rows(s), compliance, stop);
   if (!s.pool || s.pool->size() != groups) s.pool = std::make_unique<WorkerPool>(static_cast<unsigned>(groups));
+  s.thread_sweeps.assign(groups, 0);
   s.pool->run([&](unsigned k) {
     if (item_parts >= 2)
-      pgs_sweep_items(p, s.ops, SweepRows::All, sweeps, lambda, v, s.thread_items[k].first, s.thread_items[k].second,
-                      compliance);
+      s.thread_sweeps[k] = pgs_sweep_items(p, s.ops, SweepRows::All, sweeps, lambda, v, s.thread_items[k].first,
+                                           s.thread_items[k].second, compliance, stop);
     else if (!s.thread_rows[k].empty())
-      pgs_sweeps(p, s.ops, SweepRows::All, sweeps, lambda, v, &s.thread_rows[k], compliance);
+      s.thread_sweeps[k] = pgs_sweeps(p, s.ops, SweepRows::All, sweeps, lambda, v, &s.thread_rows[k], compliance);
   });
   sol.threads = static_cast<int>(groups);
+  return *std::max_element(s.thread_sweeps.begin(), s.thread_sweeps.end());
 }
 
 // The relax pass (solve's relax_sweeps): the contact normals' rows swapped for rigid ones
@@ -436,15 +441,14 @@ void relax(const Problem& p, SolverScratch& s, int sweeps, VecX& lambda, Solutio
   }
 }
 
-void run(const Problem& p, SolverScratch& s, SolverType solver, int iterations, int relax_sweeps, VecX& lambda,
-         Solution& sol) {
+void run(const Problem& p, SolverScratch& s, SolverType solver, int iterations, int relax_sweeps, double tolerance,
+         VecX& lambda, Solution& sol) {
   const Operators& ops = s.ops;
   switch (solver) {
     case SolverType::Iterative:
       velocity_of(p, ops, lambda, sol.v);
-      sweep_all(p, s, iterations, lambda, sol.v, sol);
+      sol.iterations = sweep_all(p, s, iterations, lambda, sol.v, sol, nullptr, tolerance);
       if (relax_sweeps > 0) relax(p, s, relax_sweeps, lambda, sol);
-      sol.iterations = iterations;
       break;
     case SolverType::Direct:
       direct(p, s, false, lambda, sol);
@@ -505,13 +509,14 @@ void choose_island_solvers(const Problem& p, SolverScratch& s, SolverType fallba
 }  // namespace
 
 void solve(const Problem& p, SolverType solver, int iterations, int relax_sweeps, SolverScratch& s,
-           Solution& sol, int threads) {
+           Solution& sol, int threads, double tolerance) {
   validate(p, s.validate_rows);
   if (iterations < 1) require(false, "spook::solve", "iterations must be at least 1");
   if (relax_sweeps < 0) require(false, "spook::solve", "relax_sweeps must be at least 0");
   if (relax_sweeps > 0 && p.relax_target.size() != p.nrows())
     require(false, "spook::solve", "relax_sweeps needs relax_target, one entry per row");
   if (threads < 1) require(false, "spook::solve", "threads must be at least 1");
+  if (!(tolerance >= 0.0)) require(false, "spook::solve", "tolerance must be at least 0");
   if (sol.v_position.size() > 0) sol.v_position.swap(s.v_position_storage);  // empty unless relax runs
   sol.threads = 1;
   const std::optional<SolverType> common = common_solver(p, solver);
@@ -530,7 +535,7 @@ void solve(const Problem& p, SolverType solver, int iterations, int relax_sweeps
   s.per_island = !common.has_value();
   if (!s.per_island) {
     sol.solver = *common;
-    run(p, s, *common, iterations, relax_sweeps, lambda, sol);
+    run(p, s, *common, iterations, relax_sweeps, tolerance, lambda, sol);
   } else {
     sol.solver.reset();
     choose_island_solvers(p, s, solver);
@@ -544,7 +549,7 @@ void solve(const Problem& p, SolverType solver, int iterations, int relax_sweeps
       if (s.running_rows.empty()) continue;
       std::sort(s.running_rows.begin(), s.running_rows.end());  // PGS visits rows in order
       const int iterations_before = sol.iterations;
-      run(p, s, t, iterations, relax_sweeps, lambda, sol);
+      run(p, s, t, iterations, relax_sweeps, tolerance, lambda, sol);
       sol.iterations = std::max(iterations_before, sol.iterations);
     }
   }
@@ -554,10 +559,10 @@ void solve(const Problem& p, SolverType solver, int iterations, int relax_sweeps
   sol.residual = complementarity_residual(p, ops, lambda, sol.v, s.w);
 }
 
-Solution solve(const Problem& p, SolverType solver, int iterations, int relax_sweeps, int threads) {
+Solution solve(const Problem& p, SolverType solver, int iterations, int relax_sweeps, int threads, double tolerance) {
   SolverScratch scratch;
   Solution sol;
-  solve(p, solver, iterations, relax_sweeps, scratch, sol, threads);
+  solve(p, solver, iterations, relax_sweeps, scratch, sol, threads, tolerance);
   return sol;
 }
 

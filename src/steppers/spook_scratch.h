@@ -44,6 +44,7 @@ struct SpookScratch {
   PointChain chain_a, chain_b;
   RowEntries row_entries;            // a lone row's entries (RowBuilder::add_row_at)
   std::vector<int> actuator_row;     // row of each servo actuator, −1 for force actuators
+  std::vector<std::pair<int, int>> remembered_rows;  // RowBuilder::remember
   spook::Problem problem;
   int ncontacts = 0;                 // contacts in problem (assembly counter)
   // Assembly storage, kept for its capacity (a steady step allocates nothing here).

@@ -57,6 +57,8 @@ struct RowBuilder {
   JacobianEntries& jac;
 
   RowEntries& entries;
+  // (row, entry of State::constraint_forces) of each row that is not a contact.
+  std::vector<std::pair<int, int>>& remembered;
 
   // A lone row u·(x_B(c_b) − x_A(c_a)) (contact_kinematics' relative_row_at); returns J·v.
   double add_row_at(const KinematicsData& kin, int row, int body_a, const Vec3& c_a, int body_b, const Vec3& c_b,
@@ -85,6 +87,8 @@ struct RowBuilder {
     return static_cast<int>(kind.size()) - 1;
   }
   int size() const { return static_cast<int>(kind.size()); }
+  // Row r warm-starts from, and is remembered at, State::constraint_forces[slot].
+  void remember(int r, int slot) { remembered.emplace_back(r, slot); }
 };
 
 // Velocity of the point of `body` at c (world), from the spatial velocity.
@@ -413,15 +417,19 @@ void add_contact_rows(const Model& model, State& s, const Workspace& ws, SpookSc
 void add_limit_rows(const Model& model, const State& s, const std::vector<char>& asleep, RowBuilder& rows) {
   const double h = model.options.dt;
   const auto params = spook::spook_parameters(kInf, kLimitRelaxSteps * h, h);
-  for (const Joint& j : model.joints) {
+  const int slots = constraint_slots(model).limits;
+  for (size_t ji = 0; ji < model.joints.size(); ++ji) {
+    const Joint& j = model.joints[ji];
     if (!j.limited || model.bodies[j.body].kinematic || asleep[j.body]) continue;
     const double q = s.q[j.qadr], v = s.v[j.vadr];
     // A row once the joint could reach the limit within this step.
     const double reach = std::abs(v) * h;
-    for (auto [gap, sign] : {std::pair{q - j.lower, 1.0}, std::pair{j.upper - q, -1.0}}) {
+    for (int side = 0; side < 2; ++side) {
+      const double gap = side == 0 ? q - j.lower : j.upper - q, sign = side == 0 ? 1.0 : -1.0;
       if (gap > reach) continue;
       const int r = rows.add(RowKind::Limit, spook::spook_target(params, h, gap, sign * v), params.sigma, 0.0, kInf);
       rows.jac.add(r, j.vadr, sign);
+      rows.remember(r, slots + 2 * static_cast<int>(ji) + side);
     }
   }
 }
@@ -449,34 +457,42 @@ void add_joint_coupling_row(const Model& model, const State& s, const Equality& 
   rows.target[r] = spook::spook_target(params, h, s.q[ja.qadr] - e.ref_a - value, rate);
 }
 
-// Loop closures: connect (3 rows: the anchors coincide) and weld (3 more: the relative
-// orientation). SPOOK rows with the equality's stiffness (default rigid) and relaxation
-// time (default two steps).
-void add_equality_rows(const Model& model, const State& s, const KinematicsData& kin, RowBuilder& rows) {
+// A loop closure: connect (3 rows: the anchors coincide) and weld (3 more: the relative
+// orientation), or a joint coupling. SPOOK rows with the equality's stiffness (default
+// rigid) and relaxation time (default two steps).
+void add_equality(const Model& model, const State& s, const KinematicsData& kin, const Equality& e, RowBuilder& rows) {
   const double h = model.options.dt;
-  for (const Equality& e : model.equalities) {
-    const auto params = spook::spook_parameters(e.stiffness, e.damping > 0.0 ? e.damping : 2.0 * h, h);
-    if (e.type == EqualityType::Joint) {
-      add_joint_coupling_row(model, s, e, params, rows);
-      continue;
-    }
-    const Pose& XA = kin.X_WB[e.body_a];
-    const Pose& XB = kin.X_WB[e.body_b];
-    const Vec3 pa = XA * e.anchor_a, pb = XB * e.anchor_b;
-    const Vec3 gap = pb - pa;
-    for (int k = 0; k < 3; ++k) {
-      const int r = rows.add(RowKind::Equality, 0.0, params.sigma, -kInf, kInf);
-      const double jv = rows.add_row_at(kin, r, e.body_a, pa, e.body_b, pb, Vec3::Unit(k), s.v);
-      rows.target[r] = spook::spook_target(params, h, gap[k], jv);
-    }
-    if (e.type != EqualityType::Weld) continue;
-    // Rotation error of B against its target orientation, as a world rotation vector.
-    const Vec3 err = quat_log(XB.q * (XA.q * e.relative).conjugate());
-    for (int k = 0; k < 3; ++k) {
-      const int r = rows.add(RowKind::Equality, 0.0, params.sigma, -kInf, kInf);
-      const double jv = rows.add_row_at(kin, r, e.body_a, pa, e.body_b, pb, Vec3::Unit(k), s.v, true);
-      rows.target[r] = spook::spook_target(params, h, err[k], jv);
-    }
+  const auto params = spook::spook_parameters(e.stiffness, e.damping > 0.0 ? e.damping : 2.0 * h, h);
+  if (e.type == EqualityType::Joint) {
+    add_joint_coupling_row(model, s, e, params, rows);
+    return;
+  }
+  const Pose& XA = kin.X_WB[e.body_a];
+  const Pose& XB = kin.X_WB[e.body_b];
+  const Vec3 pa = XA * e.anchor_a, pb = XB * e.anchor_b;
+  const Vec3 gap = pb - pa;
+  for (int k = 0; k < 3; ++k) {
+    const int r = rows.add(RowKind::Equality, 0.0, params.sigma, -kInf, kInf);
+    const double jv = rows.add_row_at(kin, r, e.body_a, pa, e.body_b, pb, Vec3::Unit(k), s.v);
+    rows.target[r] = spook::spook_target(params, h, gap[k], jv);
+  }
+  if (e.type != EqualityType::Weld) return;
+  // Rotation error of B against its target orientation, as a world rotation vector.
+  const Vec3 err = quat_log(XB.q * (XA.q * e.relative).conjugate());
+  for (int k = 0; k < 3; ++k) {
+    const int r = rows.add(RowKind::Equality, 0.0, params.sigma, -kInf, kInf);
+    const double jv = rows.add_row_at(kin, r, e.body_a, pa, e.body_b, pb, Vec3::Unit(k), s.v, true);
+    rows.target[r] = spook::spook_target(params, h, err[k], jv);
+  }
+}
+
+// The equalities' rows, each remembered at its slot.
+void add_equality_rows(const Model& model, const State& s, const KinematicsData& kin, RowBuilder& rows) {
+  const int slots = constraint_slots(model).equalities;
+  for (size_t k = 0; k < model.equalities.size(); ++k) {
+    const int first = rows.size();
+    add_equality(model, s, kin, model.equalities[k], rows);
+    for (int r = first; r < rows.size(); ++r) rows.remember(r, slots + 6 * static_cast<int>(k) + (r - first));
   }
 }
 
@@ -485,11 +501,13 @@ void add_equality_rows(const Model& model, const State& s, const KinematicsData&
 void add_joint_friction_rows(const Model& model, const std::vector<char>& asleep, RowBuilder& rows) {
   const double h = model.options.dt;
   const double compliance = spook::velocity_compliance(kFrictionCreep, h);
+  const int slots = constraint_slots(model).friction;
   for (const Joint& j : model.joints) {
     if (j.frictionloss <= 0.0 || model.bodies[j.body].kinematic || asleep[j.body]) continue;
     for (int d = j.vadr; d < j.vadr + j.nv; ++d) {
       const int r = rows.add(RowKind::Bounded, 0.0, compliance, -j.frictionloss * h, j.frictionloss * h);
       rows.jac.add(r, d, 1.0);
+      rows.remember(r, slots + d);
     }
   }
 }
@@ -515,6 +533,7 @@ void add_servo_rows(const Model& model, const State& s, const Input& in, SpookSc
     }
     const int r = rows.add(RowKind::Bounded, target, compliance, a.effort_min * h, a.effort_max * h);
     for (const TransmissionTerm& t : a.transmission) rows.jac.add(r, t.vadr, t.coef);
+    rows.remember(r, constraint_slots(model).servos + static_cast<int>(i));
     sc.actuator_row[i] = r;
   }
 }
@@ -540,7 +559,9 @@ void assemble(const Model& model, State& s, const Input& in, const Workspace& ws
   sc.jacobian.clear();
   for (auto* v : {&sc.row_target, &sc.row_compliance, &sc.row_lo, &sc.row_hi}) v->clear();
   sc.row_kind.clear();
-  RowBuilder rows{sc.row_target, sc.row_compliance, sc.row_lo, sc.row_hi, sc.row_kind, sc.jacobian, sc.row_entries};
+  sc.remembered_rows.clear();
+  RowBuilder rows{sc.row_target, sc.row_compliance, sc.row_lo, sc.row_hi, sc.row_kind, sc.jacobian, sc.row_entries,
+                  sc.remembered_rows};
   std::vector<std::pair<int, double>>& box_fixed = sc.box_fixed;
   box_fixed.clear();
   add_contact_rows(model, s, ws, sc, rows, box_fixed);
@@ -595,9 +616,23 @@ void assemble(const Model& model, State& s, const Input& in, const Workspace& ws
     for (int k = 0; k < info.ndirections; ++k)
       P.lambda_warm[cr.friction[k]] = h * friction_force(*m).dot(sc.directions[info.first_direction + k]);
   }
+  // And the other rows from their remembered forces (a State made by hand may have none).
+  if (s.constraint_forces.size() == constraint_slots(model).size)
+    for (const auto& [r, slot] : sc.remembered_rows) P.lambda_warm[r] = h * s.constraint_forces[slot];
 }
 
 // ---- 5. results -------------------------------------------------------------------------
+
+// The forces of the rows that are not contacts, for the next step's warm start (the
+// contacts' go to their slots in collect_results). An entry without a row this step is
+// zeroed: a limit that let go starts from zero when it engages again.
+void remember_constraint_forces(const Model& model, const SpookScratch& sc, const spook::Solution& sol, State& s) {
+  const int n = constraint_slots(model).size;
+  if (s.constraint_forces.size() != n) s.constraint_forces.resize(n);
+  s.constraint_forces.setZero();
+  const double h = model.options.dt;
+  for (const auto& [r, slot] : sc.remembered_rows) s.constraint_forces[slot] = sol.lambda[r] / h;
+}
 
 ContactResult contact_result(const ContactSet& cs, const ContactPoint& p, int body_a, int body_b, double fn,
                              const Vec3& ft, double mu, double torsion) {
@@ -711,6 +746,7 @@ void validate_spook(const Model& model, const SpookOptions& o) {
   };
   check(o.iterations > 0, "options", "iterations must be positive");
   check(o.relax_sweeps >= 0, "options", "relax_sweeps must be >= 0");
+  check(o.tolerance >= 0.0 && std::isfinite(o.tolerance), "options", "tolerance must be finite and >= 0");
   check(o.threads >= 1 && o.threads <= 256, "options", "threads must be between 1 and 256");
   const SleepOptions& z = o.sleep;
   check(std::isfinite(z.time) && z.time >= 0.0, "options: sleep", "time must be >= 0 (s)");
@@ -771,8 +807,9 @@ void step_spook(const Model& model, State& s, const Input& in, const Formulation
 
   assemble(model, s, in, ws, f.spook.relax_sweeps > 0, sc);
   spook::solve(sc.problem, f.spook.solver, f.spook.iterations, f.spook.relax_sweeps, sc.solver, sc.solution,
-               f.spook.threads);
+               f.spook.threads, f.spook.tolerance);
   const spook::Solution& sol = sc.solution;
+  remember_constraint_forces(model, sc, sol, s);
 
   const size_t awake_contacts = collect_results(model, s, ws, sc, sol, result);
   if (result) {

@@ -60,6 +60,7 @@ void expect_same_state(const State& a, const State& b) {
   expect_same_bits(a.v, b.v, "v");
   expect_same_bits(a.act, b.act, "act");
   EXPECT_EQ(bits(a.step_size), bits(b.step_size)) << "step_size";
+  expect_same_bits(a.constraint_forces, b.constraint_forces, "constraint_forces");
   const auto& sa = a.contacts.slots();
   const auto& sb = b.contacts.slots();
   ASSERT_EQ(sa.size(), sb.size()) << "contact slots";
@@ -93,6 +94,7 @@ State busy_state(const Model& m) {
   s.contacts.assign(std::move(slots), std::move(live));
   s.act = VecX::LinSpaced(static_cast<Eigen::Index>(m.actuators.size()), -1.0, 2.0);
   s.step_size = 3.25e-4;  // as the penalty stepper's RK45 leaves it
+  s.constraint_forces = VecX::LinSpaced(constraint_slots(m).size, -3.0, 4.0);
   s.v[0] = -0.0;
   s.rng.discard(12345);
   return s;
@@ -229,6 +231,24 @@ TEST_F(StateFileErrors, NonFiniteNumbersAreRejected) {
   save_state(path_, *scene_.model, s);
   msg = input_error([&] { load_state(path_, *scene_.model); });
   EXPECT_CONTAINS(msg, "t is not finite");
+  s = busy_state(*scene_.model);
+  ASSERT_GT(s.constraint_forces.size(), 1);
+  s.constraint_forces[1] = std::numeric_limits<double>::infinity();
+  save_state(path_, *scene_.model, s);
+  msg = input_error([&] { load_state(path_, *scene_.model); });
+  EXPECT_CONTAINS(msg, "constraint_forces[1] is not finite");
+}
+
+// A state whose warm start does not fit the model is saved without one, and runs from zero.
+TEST(StateFile, ConstraintForcesOfAnotherSizeAreNotSaved) {
+  const Scene scene = load_scene(kGrasp, {});
+  const Model& m = *scene.model;
+  State s = make_state(m);
+  EXPECT_EQ(s.constraint_forces.size(), constraint_slots(m).size);
+  s.constraint_forces = VecX::Ones(3);
+  TempDir dir;
+  save_state(dir.path("s.bin"), m, s);
+  EXPECT_EQ(load_state(dir.path("s.bin"), m).constraint_forces.size(), 0);
 }
 
 TEST_F(StateFileErrors, UnwritablePathIsAnInputError) {

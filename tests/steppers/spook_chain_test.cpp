@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 
+#include "spook/operators.h"
 #include "spook_test_util.h"
 
 namespace graspsim::spook {
@@ -91,6 +93,68 @@ TEST(SpookChain, SaturatedMotorHoldsItsBoundAndTheLimitTakesTheRest) {
     EXPECT_GE(std::copysign(1.0, needed) * (chain.target1 - sol.v[0] - chain.c1 * sol.lambda[0]), 0.0)
         << to_string(solver);
   }
+}
+
+
+// Twin rows (Operators::twin): a servo-like row (compliance c1, target t1, effort bounds) and
+// a dry-friction-like row (tiny compliance, target 0, ±F) on the same dof of a 3-dof tree.
+// Row by row, PGS converges on their 2×2 block at the rate d / (d + c1) a sweep; as twins one
+// sweep solves the block exactly, so it gives Direct's λ (the MLCP's unique solution) in
+// every case of bounds: both inside, the friction at ±F, the servo at its effort limit.
+TEST(SpookTwinRows, OneSweepSolvesTheirBlockExactly) {
+  const MatX M = chain_mass(0.8);
+  MatX M3 = MatX::Identity(3, 3) * 0.05;
+  M3.topLeftCorner(2, 2) = M;
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  int at_bound = 0, inside = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    Problem p;
+    p.nv = 3;
+    p.trees.push_back(spook_test::make_tree(0, M3));
+    p.v_free = Eigen::Vector3d(u(rng), u(rng), u(rng));
+    const double effort = trial % 3 == 0 ? 0.1 : kInf, F = 0.1 * (u(rng) + 1.1);
+    RowBuilder rb(p);
+    rb.add({{1, 1.0}}, RowKind::Bounded, 0.3 * u(rng), 0.5, -effort, effort);
+    rb.add({{1, 1.0}}, RowKind::Bounded, 0.0, 1e-9, -F, F);
+    rb.add({{0, 1.0}}, RowKind::Bounded, 0.0, 1e-9, -F, F);  // (a row on another dof: no twin)
+    rb.finish();
+    const Operators ops = make_operators(p);
+    ASSERT_EQ(ops.twin[0], 1);
+    ASSERT_EQ(ops.twin[1], -2);
+    ASSERT_EQ(ops.twin[2], -1);
+    ASSERT_TRUE(ops.twin_same[0]);
+    const Solution exact = solve(p, SolverType::Direct, 1);
+    // Rows 0, 1 against row 2 still converge only across sweeps: enough of them to reach
+    // rounding, where row by row the pair alone would need ~1e8 (d / (d + c1) ≈ 1 − 1e-8).
+    const Solution pgs = solve(p, SolverType::Iterative, 200);
+    EXPECT_LT((pgs.lambda - exact.lambda).cwiseAbs().maxCoeff(), 1e-10) << "trial " << trial;
+    const bool bound = std::abs(std::abs(exact.lambda[1]) - F) < 1e-12 || std::abs(std::abs(exact.lambda[0]) - effort) < 1e-12;
+    (bound ? at_bound : inside)++;
+  }
+  EXPECT_GT(at_bound, 20);
+  EXPECT_GT(inside, 20);
+}
+
+// Rows on one dof whose J differ this step (a servo with a gear of 2) are not solved as a
+// block: they are swept one after the other, and still converge to Direct's solution.
+TEST(SpookTwinRows, RowsWithDifferentValuesAreSweptOneByOne) {
+  Problem p;
+  p.nv = 3;
+  MatX M3 = MatX::Identity(3, 3) * 0.05;
+  M3.topLeftCorner(2, 2) = chain_mass(0.8);
+  p.trees.push_back(spook_test::make_tree(0, M3));
+  p.v_free = Eigen::Vector3d(0.4, -0.3, 0.2);
+  RowBuilder rb(p);
+  rb.add({{1, 2.0}}, RowKind::Bounded, 0.1, 1e-1, -kInf, kInf);
+  rb.add({{1, 1.0}}, RowKind::Bounded, 0.0, 1e-1, -0.01, 0.01);
+  rb.finish();
+  const Operators ops = make_operators(p);
+  ASSERT_EQ(ops.twin[0], 1);
+  EXPECT_FALSE(ops.twin_same[0]);
+  const Solution exact = solve(p, SolverType::Direct, 1);
+  const Solution pgs = solve(p, SolverType::Iterative, 400);
+  EXPECT_LT((pgs.lambda - exact.lambda).cwiseAbs().maxCoeff(), 1e-10);
 }
 
 }  // namespace

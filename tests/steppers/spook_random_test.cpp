@@ -407,6 +407,19 @@ TEST(SpookParallel, SweepsOnThreadsGiveTheBitsOfOneThread) {
       EXPECT_EQ(many.residual, one.residual);
     }
   }
+  // With a tolerance each group of islands stops on its own: the same bits on any number of
+  // threads too, fewer sweeps than asked for some groups, and not more than asked.
+  const Solution stopped = solve(p, SolverType::Iterative, 400, 0, 1, 1e-7);
+  EXPECT_LE(stopped.iterations, 400);
+  const Solution all = solve(p, SolverType::Iterative, 400, 0, 1);
+  EXPECT_NE(stopped.lambda, all.lambda) << "some group must stop early";
+  EXPECT_LT((stopped.v - all.v).cwiseAbs().maxCoeff(), 1e-5) << "stopped where the sweeps were still moving v";
+  for (int threads : {2, 3, 8}) {
+    const Solution many = solve(p, SolverType::Iterative, 400, 0, threads, 1e-7);
+    EXPECT_EQ(many.lambda, stopped.lambda) << threads << " threads, tolerance";
+    EXPECT_EQ(many.v, stopped.v) << threads << " threads, tolerance";
+    EXPECT_EQ(many.iterations, stopped.iterations);
+  }
   // Kept scratch, step after step (the pool's threads reused), and a small problem.
   SolverScratch scratch;
   Solution sol;

@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "model/builder.h"
+#include "spook/pgs.h"
 #include "steppers/step.h"
 
 namespace graspsim {
@@ -17,6 +18,17 @@ Options spook_options(double dt = 1e-3) {
   o.stepper = StepperType::Spook;
   o.dt = dt;
   return o;
+}
+
+ActuatorDef position_servo(const std::string& name, const std::string& joint, double kp, double kv, double set_point) {
+  ActuatorDef a;
+  a.name = name;
+  a.joint = joint;
+  a.type = ActuatorType::Position;
+  a.kp = kp;
+  a.kv = kv;
+  a.command = Signal::Constant(set_point);
+  return a;
 }
 
 // A 1 kg slider along x on the world (joint "slider_joint"), its joint set by `set`, under
@@ -139,15 +151,9 @@ TEST(SpookLimits, RevoluteJointStopsAtItsLimit) {
 
 TEST(SpookServos, PositionServoSettlesAndRespectsItsEffortLimit) {
   ModelBuilder b = slider_builder([](JointDef&) {});
-  ActuatorDef servo;
-  servo.name = "servo";
-  servo.joint = "slider_joint";
-  servo.type = ActuatorType::Position;
-  servo.kp = 400.0;
-  servo.kv = 40.0;  // critically damped: kv = 2 √(kp m)
+  ActuatorDef servo = position_servo("servo", "slider_joint", 400.0, 40.0, 0.2);  // kv = 2 √(kp m): critical
   servo.effort_min = -10.0;
   servo.effort_max = 10.0;
-  servo.command = Signal::Constant(0.2);
   b.add_actuator(servo);
   auto model = b.build();
   State s = make_state(*model);
@@ -160,6 +166,71 @@ TEST(SpookServos, PositionServoSettlesAndRespectsItsEffortLimit) {
   EXPECT_NEAR(s.q[0], 0.2, 1e-6);
   EXPECT_LE(worst_effort, 10.0 + 1e-9);
   EXPECT_GT(worst_effort, 9.9);  // kp · 0.2 = 80 N is asked for at first: the limit binds
+}
+
+// A horizontal arm of three 0.3 m links on hinges about y, each held at 0 by a position
+// servo against gravity, with dry friction on each hinge: under `solver` at 1 ms, the
+// hinge angles after 2 s, and the largest sweep count of the last 100 steps.
+struct ArmRun {
+  VecX q;
+  int sweeps = 0;
+};
+ArmRun servo_arm(SolverType solver, int iterations, double tolerance = 0.0, bool warm = true) {
+  ModelBuilder b;
+  b.options() = spook_options();
+  b.options().spook.solver = solver;
+  b.options().spook.iterations = iterations;
+  b.options().spook.tolerance = tolerance;
+  for (int k = 0; k < 3; ++k) {
+    BodyDef link;
+    link.name = "link" + std::to_string(k);
+    link.parent = k == 0 ? "world" : "link" + std::to_string(k - 1);
+    link.pose.p = Vec3(k == 0 ? 0.0 : 0.3, 0, 0);
+    link.joint.type = JointType::Revolute;
+    link.joint.axis = Vec3::UnitY();
+    link.joint.frictionloss = 0.05;
+    link.mass = 1.0 - 0.3 * k;
+    link.com = Vec3(0.15, 0, 0);
+    link.inertia = Mat3::Identity() * 1e-3;
+    b.add_body(link);
+    b.add_actuator(position_servo("servo" + std::to_string(k), link.name + "_joint", 200.0, 5.0, 0.0));
+  }
+  auto model = b.build();
+  State s = make_state(*model);
+  Workspace ws;
+  ArmRun run;
+  StepResult r;
+  for (int i = 0; i < 2000; ++i) {
+    if (!warm) s.constraint_forces.setZero();
+    step(*model, s, ws, &r);
+    if (i >= 1900) run.sweeps = std::max(run.sweeps, r.solver_iterations);
+  }
+  run.q = s.q;
+  return run;
+}
+
+// The non-contact rows start each step from last step's forces (State::constraint_forces),
+// so a few PGS sweeps a step still converge, over the steps, to the exact (Direct) rest
+// pose: the three servos and frictions on one tree are coupled through its mass matrix.
+// Started from zero each step, 4 sweeps leave the arm sagging by ~1e-3 rad (measured).
+TEST(SpookServos, WarmStartedServoRowsConvergeAcrossSteps) {
+  const VecX exact = servo_arm(SolverType::Direct, 1).q;
+  ASSERT_GT(exact.cwiseAbs().maxCoeff(), 1e-3) << "gravity must load the servos";
+  const ArmRun warm = servo_arm(SolverType::Iterative, 4);
+  EXPECT_LT((warm.q - exact).cwiseAbs().maxCoeff(), 1e-6) << warm.q.transpose() << " vs " << exact.transpose();
+  const ArmRun cold = servo_arm(SolverType::Iterative, 4, 0.0, false);
+  EXPECT_GT((cold.q - exact).cwiseAbs().maxCoeff(), 1e-4) << "the case must need the warm start";
+}
+
+// options.tolerance: at rest the sweeps stop after the first check (kStopCheck sweeps), and
+// the pose is still the exact one within what the tolerance allows.
+TEST(SpookServos, IterativeStopsOnceTheRowsVelocitiesStopMoving) {
+  const VecX exact = servo_arm(SolverType::Direct, 1).q;
+  const ArmRun all = servo_arm(SolverType::Iterative, 64);
+  EXPECT_EQ(all.sweeps, 64);
+  const ArmRun stopped = servo_arm(SolverType::Iterative, 64, 1e-9);
+  EXPECT_EQ(stopped.sweeps, spook::kStopCheck);
+  EXPECT_LT((stopped.q - exact).cwiseAbs().maxCoeff(), 1e-6);
 }
 
 // A 1 kg slider with joint damping c = 2 N·s/m, launched at 1 m/s: v(t) = e^{−c t / m}.
