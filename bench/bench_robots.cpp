@@ -186,10 +186,10 @@ void report(benchmark::State& st, const Outcome& out, int steps) {
   st.counters["steps"] = steps;
 }
 
-// `solver` empty: the scene's own.
-Scene load(const Grasp& g, const Dt& dt, const std::string& solver = "") {
+// `options`: scene overrides (empty: the scene's own solver).
+Scene load(const Grasp& g, const Dt& dt, const std::vector<std::string>& options = {}) {
   std::vector<std::string> sets{std::string("parameters.dt=") + dt.text};
-  if (!solver.empty()) sets.push_back("options.solver=" + solver);
+  sets.insert(sets.end(), options.begin(), options.end());
   return load_scene(std::string(GRASPSIM_SOURCE_DIR) + "/scenes/robots/" + g.scene, sets);
 }
 
@@ -206,9 +206,9 @@ struct GraspsimCase {
   int object = 0, reference = 0, lift_q = 0;
 };
 
-GraspsimCase graspsim_case(const Grasp& g, const Dt& dt, const std::string& solver) {
+GraspsimCase graspsim_case(const Grasp& g, const Dt& dt, const std::vector<std::string>& options) {
   GraspsimCase c;
-  c.scene = load(g, dt, solver);
+  c.scene = load(g, dt, options);
   const Model& m = *c.scene.model;
   c.steps = static_cast<int>(std::lround(c.scene.duration / m.options.dt));
   c.hold_step = static_cast<int>(std::lround(hold_start(c.scene) / m.options.dt));
@@ -239,10 +239,10 @@ Outcome graspsim_episode(const GraspsimCase& c) {
   return {1e3 * (end - start).norm(), 1e3 * (object1.z() - object0.z()), 1e3 * (s.q[c.lift_q] - m.q0[c.lift_q])};
 }
 
-void run_graspsim(benchmark::State& st, const Grasp& g, const Dt& dt, const std::string& solver) {
+void run_graspsim(benchmark::State& st, const Grasp& g, const Dt& dt, const std::vector<std::string>& options) {
   GraspsimCase c;
   try {
-    c = graspsim_case(g, dt, solver);
+    c = graspsim_case(g, dt, options);
   } catch (const std::exception& e) {
     st.SkipWithError(e.what());
     return;
@@ -455,11 +455,18 @@ void register_all() {
           ->Unit(benchmark::kMillisecond);
 #endif
       benchmark::RegisterBenchmark((std::string(g.name) + "/graspsim/" + dt.label).c_str(),
-                                   [&g, &dt](benchmark::State& st) { run_graspsim(st, g, dt, ""); })
+                                   [&g, &dt](benchmark::State& st) { run_graspsim(st, g, dt, {}); })
           ->Unit(benchmark::kMillisecond);
       // The scene's iterations (64 sweeps over all rows), no direct normal solve.
       benchmark::RegisterBenchmark((std::string(g.name) + "/graspsim_iterative/" + dt.label).c_str(),
-                                   [&g, &dt](benchmark::State& st) { run_graspsim(st, g, dt, "iterative"); })
+                                   [&g, &dt](benchmark::State& st) { run_graspsim(st, g, dt, {"options.solver=iterative"}); })
+          ->Unit(benchmark::kMillisecond);
+      // The same, the sweeps stopping once the rows' velocities move by at most 1 µm/s a
+      // sweep (options.tolerance).
+      benchmark::RegisterBenchmark((std::string(g.name) + "/graspsim_iterative_tolerance/" + dt.label).c_str(),
+                                   [&g, &dt](benchmark::State& st) {
+                                     run_graspsim(st, g, dt, {"options.solver=iterative", "options.tolerance=1e-6"});
+                                   })
           ->Unit(benchmark::kMillisecond);
     }
 }
