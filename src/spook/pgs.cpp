@@ -166,7 +166,7 @@ class Sweeper {
       : p_(p), compliance_(compliance), ops_(ops), lambda_(lambda), v_(v), general_(compliance, ops, lambda, v) {}
 
   // Operators::sweep_items[first, last) once, pairs stepped together.
-  void items(int first, int last, bool all) {
+  __attribute__((always_inline)) void items(int first, int last, bool all) {
     const Operators& ops = ops_;
     if (ops.sweep_pairs == 0) {
       for (int k = first; k < last; ++k) item(ops.sweep_items[k], all);
@@ -187,12 +187,9 @@ class Sweeper {
 
   // One item of Operators::sweep_items: a contact, or a row of no contact (swept only with
   // all rows).
-  void item(int item, bool all) {
-    if (item >= 0) return contact(p_.contacts[item], all);
-    if (!all) return;
-    const int i = -item - 1;
-    if (ops_.twin[i] >= 0) return twin_rows(i, ops_.twin[i]);
-    row(i, p_.lo[i], p_.hi[i]);
+  __attribute__((always_inline)) void item(int item, bool all) {
+    if (item >= 0) contact(p_.contacts[item], all);
+    else if (all) joint_row(-item - 1);
   }
 
   // Two cone contacts on free bodies that share no tree (Operators::sweep_paired), stepped
@@ -221,7 +218,7 @@ class Sweeper {
     torsion(b);
   }
 
-  void contact(const ContactRows& c, bool with_normal) {
+  __attribute__((always_inline)) void contact(const ContactRows& c, bool with_normal) {
     if (c.treatment != FrictionTreatment::Polyhedral) {
       const Operators::FreeContact& f = ops_.free_contacts[ops_.contact_of_row[c.normal]];
       if (c.treatment == FrictionTreatment::Cone) {  // (the iterative solvers' usual contact)
@@ -270,7 +267,7 @@ class Sweeper {
   // contact_rows' Cone case through FreeContactRows, so the same bits, without the
   // treatments' switch and its spills.
   template <int R>
-  void free_cone(const ContactRows& c, const Operators::FreeContact& f, bool with_normal) {
+  __attribute__((always_inline)) void free_cone(const ContactRows& c, const Operators::FreeContact& f, bool with_normal) {
     ConeLane<R> lane(p_, compliance_, ops_, lambda_, v_, c, f);
     lane.normal(with_normal);
     lane.friction();
@@ -325,10 +322,16 @@ class Sweeper {
     }
   }
 
+  // A row of no contact, or twin rows. (Out of line: the contact kernels stay inlined.)
+  [[gnu::noinline]] void joint_row(int i) {
+    if (ops_.twin[i] >= 0) return twin_rows(i, ops_.twin[i]);
+    row(i, p_.lo[i], p_.hi[i]);
+  }
+
   // Twin rows i and k (Operators::twin): one J, one W, so one J·v and one update of v for
   // the exact solution of their 2×2 block; the two rows one after the other when this
   // step's J or W differ.
-  [[gnu::noinline]] void twin_rows(int i, int k) {
+  void twin_rows(int i, int k) {
     const double jv = row_dot(ops_, i, v_.data());
     const double ci = compliance_[i], ck = compliance_[k];
     const TwinBlock b{ops_.D[i], ops_.D[k], ops_.D[i] - ci, ops_.bias[i] + jv + ci * lambda_[i],
@@ -364,19 +367,18 @@ class Sweeper {
 
 }  // namespace
 
-int pgs_sweep_items(const Problem& p, const Operators& ops, SweepRows rows, int sweeps, VecX& lambda, VecX& v,
-                    int first, int last, const VecX* compliance, const SweepStop& stop) {
-  const double* comp = (compliance ? *compliance : p.compliance).data();
+namespace {
+
+// pgs_sweep_items with a tolerance. Each group of islands on its own until converged: groups
+// share no dof, so this is the bits of sweeping them side by side, and a group's sweeps do
+// not depend on how the groups are split over threads. The test reads every row's velocity
+// w_i once per kStopCheck sweeps (a few % of their cost) and compares it with the last
+// reading. (A function of its own: in pgs_sweep_items, its copy of the sweep would cost the
+// plain sweep its inlined contact kernels.)
+[[gnu::noinline]] int sweep_items_until_still(const Problem& p, const Operators& ops, bool all, int sweeps,
+                                              VecX& lambda, VecX& v, int first, int last, const double* comp,
+                                              const SweepStop& stop) {
   Sweeper sweeper(p, comp, ops, lambda, v);
-  const bool all = rows == SweepRows::All;
-  if (stop.tolerance <= 0.0) {
-    for (int s = 0; s < sweeps; ++s) sweeper.items(first, last, all);
-    return sweeps;
-  }
-  // Each group of islands on its own until converged: groups share no dof, so this is the
-  // bits of sweeping them side by side, and a group's sweeps do not depend on how the groups
-  // are split over threads. The test reads every row's velocity w_i once per kStopCheck
-  // sweeps (a few % of their cost) and compares it with the last reading.
   const std::vector<int>& groups = ops.sweep_group_begin;
   double* w = stop.w;
   int most = 0;
@@ -402,6 +404,18 @@ int pgs_sweep_items(const Problem& p, const Operators& ops, SweepRows rows, int 
     most = std::max(most, s);
   }
   return most;
+}
+
+}  // namespace
+
+int pgs_sweep_items(const Problem& p, const Operators& ops, SweepRows rows, int sweeps, VecX& lambda, VecX& v,
+                    int first, int last, const VecX* compliance, const SweepStop& stop) {
+  const double* comp = (compliance ? *compliance : p.compliance).data();
+  const bool all = rows == SweepRows::All;
+  if (stop.tolerance > 0.0) return sweep_items_until_still(p, ops, all, sweeps, lambda, v, first, last, comp, stop);
+  Sweeper sweeper(p, comp, ops, lambda, v);
+  for (int s = 0; s < sweeps; ++s) sweeper.items(first, last, all);
+  return sweeps;
 }
 
 int pgs_sweeps(const Problem& p, const Operators& ops, SweepRows rows, int sweeps, VecX& lambda,
