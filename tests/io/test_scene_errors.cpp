@@ -117,6 +117,7 @@ TEST(SceneErrors, ModelChecksNameFileAndLine) {
   EXPECT_CONTAINS(error_of("default_contact: {friction: -1}\n"), "s.yaml:1: default contact material: friction must be >= 0");
   EXPECT_CONTAINS(error_of("options:\n  stepper: penalty\n  penalty:\n    stiffness: -1\n"),
                   "s.yaml:4: options: penalty: stiffness must be a finite number > 0, got -1");
+  EXPECT_CONTAINS(error_of("options:\n  stepper: spook\n  tolerance: -1e-6\n"), "tolerance must be finite and >= 0");
   // An expression outside the parameters whose value overflows says so (it read "expected a number").
   EXPECT_CONTAINS(error_of("parameters: {angle_deg: 1e15}\nduration: \"${angle_deg}^30\"\n"),
                   "s.yaml:2: key 'duration': in expression '${angle_deg}^30': the result is not finite");

@@ -41,6 +41,8 @@ TEST(SpookNoAllocation, SteadyGraspHold) {
   }
   // With a relax pass (its position velocity kept in the solver's storage).
   EXPECT_EQ(steady_allocations("grasp_hold.yaml", {"parameters.solver=iterative", "options.relax_sweeps=16"}), 0);
+  // With a tolerance (its velocity readings in the solver's storage).
+  EXPECT_EQ(steady_allocations("grasp_hold.yaml", {"parameters.solver=iterative", "options.tolerance=1e-6"}), 0);
 }
 #else
 TEST(SpookNoAllocation, SteadyGraspHold) { GTEST_SKIP() << "allocation counting is off under sanitizers"; }
