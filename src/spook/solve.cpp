@@ -399,7 +399,7 @@ int sweep_all(const Problem& p, SolverScratch& s, int sweeps, VecX& lambda, VecX
               const VecX* compliance = nullptr, double tolerance = 0.0) {
   const size_t item_parts = s.thread_items.size();
   const size_t groups = item_parts >= 2 ? item_parts : s.thread_rows.size();
-  s.w_stop.resize(p.nrows());
+  if (tolerance > 0.0 && s.w_stop.size() < p.nrows()) s.w_stop.resize(2 * p.nrows());  // (grows only)
   const SweepStop stop{tolerance, s.w_stop.data()};
   if (groups < 2 || (item_parts < 2 && (s.thread_rows[1].empty() || tolerance > 0.0)))
     return pgs_sweeps(p, s.ops, SweepRows::All, sweeps, lambda, v, pgs_rows(s), compliance, stop);
