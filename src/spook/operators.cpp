@@ -342,7 +342,6 @@ void order_sweep(const Problem& p, Operators& ops) {
   ops.sweep_group_begin.push_back(static_cast<int>(ops.sweep_items.size()));
 }
 
-// The contact maps, the free-body contacts, the islands and the sweep order: structure only.
 // The dof of row i when its J is one entry on a tree (its only run), else −1.
 int single_dof(const Operators& ops, int i) {
   if (ops.row_run_begin[i + 1] - ops.row_run_begin[i] != 1) return -1;
@@ -381,6 +380,8 @@ void compare_twins(const Problem& p, Operators& ops) {
   }
 }
 
+// The contact maps, the twins, the free-body contacts, the islands and the sweep order:
+// structure only.
 void layout_contacts(const Problem& p, Operators& ops) {
   const int n = p.nrows();
   ops.contact_of_row.assign(n, -1);

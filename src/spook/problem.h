@@ -140,8 +140,8 @@ struct Solution {
 // that many threads (islands share no dof, so each thread runs all the sweeps of its own
 // islands and the result is the same bits as on one).
 // tolerance > 0 (m/s or rad/s; Iterative islands): the sweeps of each group of islands stop
-// after the first in which no row's update changed its own velocity D_i |Δλ_i| by more than
-// that (pgs_sweeps); Solution::iterations is then the most sweeps a group ran. 0: always
+// once no row's velocity moved by more than that per sweep over the last kStopCheck sweeps
+// (pgs.h, SweepStop); Solution::iterations is then the most sweeps a group ran. 0: always
 // `iterations`.
 constexpr int kParallelMinRows = 512;
 Solution solve(const Problem& problem, SolverType solver, int iterations, int relax_sweeps = 0, int threads = 1,

@@ -517,6 +517,7 @@ void add_joint_friction_rows(const Model& model, const std::vector<char>& asleep
 void add_servo_rows(const Model& model, const State& s, const Input& in, SpookScratch& sc, RowBuilder& rows) {
   const double h = model.options.dt;
   sc.actuator_row.assign(model.actuators.size(), -1);
+  const int slots = constraint_slots(model).servos;
   for (size_t i = 0; i < model.actuators.size(); ++i) {
     const Actuator& a = model.actuators[i];
     if (a.type == ActuatorType::Force) continue;
@@ -533,7 +534,7 @@ void add_servo_rows(const Model& model, const State& s, const Input& in, SpookSc
     }
     const int r = rows.add(RowKind::Bounded, target, compliance, a.effort_min * h, a.effort_max * h);
     for (const TransmissionTerm& t : a.transmission) rows.jac.add(r, t.vadr, t.coef);
-    rows.remember(r, constraint_slots(model).servos + static_cast<int>(i));
+    rows.remember(r, slots + static_cast<int>(i));
     sc.actuator_row[i] = r;
   }
 }
