@@ -234,7 +234,7 @@ bool mesh_against(const Model& model, const BvhCache& bvhs, int gm, const Pose& 
                     margin, out);
       return false;
     case GeomType::ConvexMesh:
-      piece_vs_mesh(mesh, *bvh, convex_mesh_piece(mesh_of(model, o), X_MO), margin, out);
+      piece_vs_mesh(mesh, *bvh, convex_mesh_piece(collision_hull(mesh_of(model, o)), X_MO), margin, out);
       return false;
     case GeomType::TriangleMesh: {
       const Mesh& other = mesh_of(model, o);

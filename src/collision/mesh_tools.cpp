@@ -170,16 +170,11 @@ Mesh convex_hull(const std::vector<Vec3>& points, const std::string& name) {
   return hull;
 }
 
-std::shared_ptr<const Mesh> with_climb_index(const std::shared_ptr<const Mesh>& mesh) {
-  constexpr size_t kClimbMinVertices = 32;  // below this a scan is as fast
-  if (!mesh || mesh->climb || mesh->vertices.size() < kClimbMinVertices) return mesh;
-  std::vector<HullTriangle> hull;
-  try {
-    hull = hull_triangles(mesh->vertices, mesh->name);
-  } catch (const InputError&) {
-    return mesh;  // flat or degenerate: the scan handles it
-  }
-  const size_t n = mesh->vertices.size();
+namespace {
+
+// The climb index of `mesh` over its hull's triangles (qhull), with own_hull decided.
+std::shared_ptr<MeshClimbIndex> climb_index(const Mesh& mesh, const std::vector<HullTriangle>& hull) {
+  const size_t n = mesh.vertices.size();
   std::vector<std::vector<int>> neighbours(n), faces(n);
   std::vector<char> on_hull(n, 0);
   for (const HullTriangle& h : hull)
@@ -189,8 +184,8 @@ std::shared_ptr<const Mesh> with_climb_index(const std::shared_ptr<const Mesh>& 
       neighbours[t[k]].push_back(t[(k + 2) % 3]);
       on_hull[t[k]] = 1;
     }
-  for (size_t f = 0; f < mesh->faces.size(); ++f)
-    for (int v : mesh->faces[f]) faces[v].push_back(static_cast<int>(f));
+  for (size_t f = 0; f < mesh.faces.size(); ++f)
+    for (int v : mesh.faces[f]) faces[v].push_back(static_cast<int>(f));
   auto index = std::make_shared<MeshClimbIndex>();
   to_csr(neighbours, index->neighbour_start, index->neighbours);
   to_csr(faces, index->face_start, index->faces);
@@ -199,15 +194,43 @@ std::shared_ptr<const Mesh> with_climb_index(const std::shared_ptr<const Mesh>& 
       const double sign = side == 0 ? 1.0 : -1.0;
       int best = -1;
       for (size_t i = 0; i < n; ++i)
-        if (on_hull[i] && (best < 0 || sign * mesh->vertices[i][axis] > sign * mesh->vertices[best][axis]))
+        if (on_hull[i] && (best < 0 || sign * mesh.vertices[i][axis] > sign * mesh.vertices[best][axis]))
           best = static_cast<int>(i);
       index->axis_extreme[2 * axis + side] = best;
     }
-  for (const Vec3& v : mesh->vertices) index->radius = std::max(index->radius, v.norm());
-  index->own_hull = std::all_of(on_hull.begin(), on_hull.end(), [](char c) { return c != 0; }) && is_convex(*mesh) &&
-                    connected(*mesh, *index);
+  for (const Vec3& v : mesh.vertices) index->radius = std::max(index->radius, v.norm());
+  index->own_hull = std::all_of(on_hull.begin(), on_hull.end(), [](char c) { return c != 0; }) && is_convex(mesh) &&
+                    connected(mesh, *index);
+  return index;
+}
+
+constexpr size_t kClimbMinVertices = 32;  // below this a scan is as fast
+
+}  // namespace
+
+std::shared_ptr<const Mesh> with_climb_index(const std::shared_ptr<const Mesh>& mesh) {
+  if (!mesh || mesh->climb || mesh->hull || mesh->vertices.size() < 4) return mesh;
+  std::shared_ptr<MeshClimbIndex> index;
+  try {
+    index = climb_index(*mesh, hull_triangles(mesh->vertices, mesh->name));
+  } catch (const InputError&) {
+    return mesh;  // flat or degenerate: the scan handles it
+  }
+  const bool climbs = mesh->vertices.size() >= kClimbMinVertices;
+  // A convex mesh's faces are its hull's (a vertex inside a face, as a cap's centre, only
+  // costs its polygon a scan). Not so a non-convex one's faces at a support vertex (a dent,
+  // or a face across one), and finding a hull face's polygon would scan every vertex: it
+  // collides as the hull itself. (Convex within 1e-6 of its size: a file's printed digits
+  // can dent a rounded edge's flat strips by ~1e-9, which changes no face.)
+  const bool needs_hull = !index->own_hull && !is_convex(*mesh, 1e-6);
+  if (!climbs && !needs_hull) return mesh;
   auto copy = std::make_shared<Mesh>(*mesh);
-  copy->climb = std::move(index);
+  if (climbs) copy->climb = index;
+  if (needs_hull) {
+    auto hull = std::make_shared<Mesh>(convex_hull(mesh->vertices, mesh->name + ":hull"));
+    if (hull->vertices.size() >= kClimbMinVertices) hull->climb = climb_index(*hull, hull_triangles(hull->vertices, hull->name));
+    copy->hull = std::move(hull);
+  }
   return copy;
 }
 

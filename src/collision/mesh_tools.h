@@ -26,8 +26,9 @@ bool is_convex(const Mesh& mesh, double tol = 1e-9);
 Mesh convex_hull(const std::vector<Vec3>& points, const std::string& name = "convex_hull");
 
 // `mesh`, or a copy carrying its climb index (model/mesh.h) for the support queries of a
-// mesh collided as convex: its convex hull's edges over its own vertex indices. Returned
-// unchanged when small (under 32 vertices) or flat.
+// mesh collided as convex (its convex hull's edges over its own vertex indices; from 32
+// vertices) and, when it is not convex, its convex hull (Mesh::hull, with its own climb
+// index) to collide as. Returned unchanged when small and convex, or flat.
 std::shared_ptr<const Mesh> with_climb_index(const std::shared_ptr<const Mesh>& mesh);
 
 // Signed enclosed volume (divergence theorem); positive for outward-oriented closed meshes.

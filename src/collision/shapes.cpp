@@ -324,6 +324,7 @@ ConvexShape make_shape(GeomType type, const Vec3& size, const Pose& X_WG, const 
 ConvexShape make_shape(const Model& model, int geom, const Pose& X_WG) {
   const Geom& g = model.geoms[geom];
   const Mesh* mesh = g.mesh >= 0 ? model.meshes[g.mesh].get() : nullptr;
+  if (mesh && g.type == GeomType::ConvexMesh) mesh = &collision_hull(*mesh);
   return make_shape(g.type, g.size, X_WG, mesh);
 }
 

@@ -29,6 +29,14 @@ struct Mesh {
   std::vector<Vec3> vertices;            // in the geom frame, already scaled (m)
   std::vector<std::array<int, 3>> faces; // counter-clockwise seen from outside
   std::shared_ptr<const MeshClimbIndex> climb;  // null: queries scan every vertex
+  // What a convex_mesh geom on this mesh collides as, when the mesh is not convex (a
+  // bunny's scan): its convex hull's own vertices and faces (collision/mesh_tools'
+  // with_climb_index), so that support features are hull faces and their queries visit the
+  // hull only. Null: the mesh itself. Mass properties stay the mesh's.
+  std::shared_ptr<const Mesh> hull;
 };
+
+// The mesh a convex_mesh geom collides as (Mesh::hull).
+inline const Mesh& collision_hull(const Mesh& mesh) { return mesh.hull ? *mesh.hull : mesh; }
 
 }  // namespace graspsim

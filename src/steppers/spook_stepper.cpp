@@ -729,7 +729,7 @@ double geom_thickness(const Model& model, int g, const Pose& X_WG, const Vec3& n
     case GeomType::ConvexMesh:
     case GeomType::TriangleMesh: {
       double lo = kInf, hi = -kInf;
-      for (const Vec3& v : model.meshes[geom.mesh]->vertices) {
+      for (const Vec3& v : collision_hull(*model.meshes[geom.mesh]).vertices) {  // (the same extremes)
         lo = std::min(lo, v.dot(nl));
         hi = std::max(hi, v.dot(nl));
       }

@@ -13,6 +13,7 @@
 #include "collision/tessellate.h"
 #include "mesh_test_shapes.h"
 #include "model/builder.h"
+#include "model/mass_properties.h"
 
 namespace graspsim {
 namespace {
@@ -79,6 +80,72 @@ TEST(MeshClimb, NonConvexMeshClimbsItsHull) {
   const std::shared_ptr<const Mesh> bunny = load_mesh(test::bunny_path(), "bunny", Vec3::Ones());
   expect_same_answers(bunny);
   EXPECT_FALSE(with_climb_index(bunny)->climb->own_hull);
+}
+
+// A model of one free body with one convex_mesh geom on `mesh` (density 1000).
+std::shared_ptr<const Model> one_mesh_body(const std::shared_ptr<const Mesh>& mesh) {
+  ModelBuilder builder;
+  builder.add_mesh(mesh);
+  BodyDef body;
+  body.name = "object";
+  builder.add_body(body);
+  GeomDef g;
+  g.body = "object";
+  g.type = GeomType::ConvexMesh;
+  g.mesh = mesh->name;
+  builder.add_geom(g);
+  return builder.build();
+}
+
+TEST(MeshClimb, NonConvexMeshCollidesAsItsHull) {
+  // Faces of the bunny at its support vertex are not the hull's (a dent, or a face across
+  // one), so its geom collides as its hull (Mesh::hull): every supporting face found is a
+  // supporting plane of the whole bunny, and its polygon is found without a scan of the
+  // bunny. Its mass stays the bunny's.
+  const std::shared_ptr<const Mesh> bunny = load_mesh(test::bunny_path(), "bunny", Vec3::Constant(0.035));
+  const auto indexed = with_climb_index(bunny);
+  ASSERT_TRUE(indexed->hull);
+  const Mesh& hull = *indexed->hull;
+  ASSERT_TRUE(hull.climb);
+  EXPECT_TRUE(hull.climb->own_hull);
+  EXPECT_LT(hull.vertices.size(), bunny->vertices.size() / 2);
+  const auto model = one_mesh_body(indexed);
+  EXPECT_EQ(model->bodies[1].mass, mesh_mass_properties(*bunny, 1000.0).mass);
+  EXPECT_LT(model->bodies[1].mass, mesh_mass_properties(hull, 1000.0).mass);  // (the hull is larger)
+
+  const Pose X{Vec3(0.1, -0.2, 0.3), Quat(Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized()))};
+  const ConvexShape s = make_shape(*model, 0, X);
+  EXPECT_EQ(s.mesh, &hull);
+  const double tol = 1e-12;  // metres: a few ulps of 0.3 m
+  int faces = 0;
+  for (const Vec3& d : directions(hull)) {
+    double extreme = -kInf;
+    for (const Vec3& v : bunny->vertices) extreme = std::max(extreme, d.dot(X * v));
+    EXPECT_NEAR(d.dot(support(s, d)), extreme, tol);
+    SupportFeature f;
+    supporting_feature(s, d, f);
+    ASSERT_GT(f.poly.n, 0);
+    if (!f.is_face) continue;
+    ++faces;
+    const double offset = f.normal.dot(f.poly.v[0].p);
+    double beyond = -kInf;
+    for (const Vec3& v : bunny->vertices) beyond = std::max(beyond, f.normal.dot(X * v) - offset);
+    ASSERT_LT(beyond, tol) << "a face along " << d.transpose() << " that the bunny crosses";
+  }
+  EXPECT_GT(faces, 100);
+}
+
+TEST(MeshClimb, ConvexMeshesCollideAsThemselves) {
+  // Their own hull: no second mesh (and the small non-convex L prism gets one, unindexed).
+  EXPECT_FALSE(with_climb_index(shadow_fingertip())->hull);
+  EXPECT_FALSE(with_climb_index(std::make_shared<const Mesh>(tessellate_cylinder(0.05, 0.1, 48)))->hull);
+  const auto rounded_box = load_mesh(std::string(GRASPSIM_SOURCE_DIR) + "/scenes/quasistatic/meshes/rounded_box.obj",
+                                     "rounded_box", Vec3::Ones());
+  EXPECT_FALSE(with_climb_index(rounded_box)->hull);
+  const auto l = with_climb_index(std::make_shared<const Mesh>(test::l_prism()));
+  ASSERT_TRUE(l->hull);
+  EXPECT_FALSE(l->climb);
+  EXPECT_EQ(l->hull->vertices.size(), 10u);  // the reflex corner's two vertices are inside
 }
 
 TEST(MeshClimb, FacesOfManyVerticesTieAsTheScanBreaksThem) {
