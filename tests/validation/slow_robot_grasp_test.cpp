@@ -141,25 +141,25 @@ TEST_P(ShadowHandGrasp, PowerGraspLiftsAndHolds) {
   RecordProperty("hold_slip_mm", std::to_string(1e3 * r.slip));
 }
 
-// The bunny's grasp is fragile (docs/robots.md): whether one run holds it depends on how its
-// trajectory rounds. Runs whose dt differs by at most 1.2e-11 (relative), with the binary of
-// 9dc7ee7: at 1 ms 8 of 9 lifted it (slips 0.03-2.1 mm, median 0.40); at 1/60 s 14 of 25
-// (0.002-3.5 mm, median 2.2). With the tree-sparse factor of the hand's mass matrix, which
-// changes only the rounding: 7 of 9 (median 1.1 mm) and 14 of 25 (median 1.3; one lifted run
-// slipped 11 mm). The single run this test used to check held it within 1 mm at both steps.
-// So the test asserts what holds across roundings, with the margin a sample of runs needs:
-// at least a third of the runs lift it 10 cm, and the median slip of those is below 3 mm at
-// 1 ms and 5 mm at 1/60 s.
+// Whether one run holds the bunny used to depend on how its trajectory rounded (docs/robots.md):
+// runs whose dt differs by at most 1.2e-11 (relative) lifted it in 7-8 of 9 at 1 ms and 14 of
+// 25 at 1/60 s, while its geom's supporting "faces" were the bunny's own triangles at the
+// support vertex, planes the bunny crosses. Colliding as its hull (Mesh::hull), every one of
+// those runs lifts it: 9 of 9 (slips 0-0.17 mm, median 0.001) and 25 of 25 (0-1.8 mm, median
+// 0.07). The test asserts over such runs still, with a margin for a sample: at least
+// min_lifted of them lift it 10 cm, and the median slip of those is below 1 mm (the ball's
+// single-run bound).
 struct BunnyCase {
   const char* name;
   double dt;
   int runs;
+  int min_lifted;
   double median_slip;  // m
 };
 
 class ShadowHandBunny : public ::testing::TestWithParam<BunnyCase> {};
 
-TEST_P(ShadowHandBunny, AThirdOfTheRunsLiftItWhateverTheRounding) {
+TEST_P(ShadowHandBunny, NearlyEveryRunLiftsItWhateverTheRounding) {
   const BunnyCase& c = GetParam();
   std::vector<double> slips;  // of the runs that lift it
   std::string runs;
@@ -172,14 +172,14 @@ TEST_P(ShadowHandBunny, AThirdOfTheRunsLiftItWhateverTheRounding) {
     if (lifted(r)) slips.push_back(r.slip);
   }
   RecordProperty("slips_mm", runs);
-  ASSERT_GE(3 * static_cast<int>(slips.size()), c.runs) << "runs that lift the bunny 10 cm; slips (mm):" << runs;
+  ASSERT_GE(static_cast<int>(slips.size()), c.min_lifted) << "runs that lift the bunny 10 cm; slips (mm):" << runs;
   std::nth_element(slips.begin(), slips.begin() + slips.size() / 2, slips.end());
   EXPECT_LT(slips[slips.size() / 2], c.median_slip) << "the median slip of the lifted runs; slips (mm):" << runs;
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, ShadowHandBunny,
-                         ::testing::Values(BunnyCase{"dt_1ms", 0.001, 9, 3e-3},
-                                           BunnyCase{"dt_1_60s", 1.0 / 60.0, 25, 5e-3}),
+                         ::testing::Values(BunnyCase{"dt_1ms", 0.001, 9, 8, 1e-3},
+                                           BunnyCase{"dt_1_60s", 1.0 / 60.0, 25, 22, 1e-3}),
                          [](const auto& info) { return std::string(info.param.name); });
 
 INSTANTIATE_TEST_SUITE_P(Scenes, ShadowHandGrasp,
