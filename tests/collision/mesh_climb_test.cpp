@@ -164,17 +164,7 @@ TEST(MeshClimb, SmallOrFlatMeshesKeepTheScan) {
 
 TEST(MeshClimb, HullBoxIsThePointsBox) {
   const auto hull = with_climb_index(shadow_fingertip());
-  ModelBuilder builder;
-  builder.add_mesh(hull);
-  BodyDef body;
-  body.name = "finger";
-  builder.add_body(body);
-  GeomDef g;
-  g.body = "finger";
-  g.type = GeomType::ConvexMesh;
-  g.mesh = hull->name;
-  builder.add_geom(g);
-  const auto model = builder.build();
+  const auto model = one_mesh_body(hull);
   std::mt19937_64 rng(5);
   std::normal_distribution<double> n;
   for (int i = 0; i < 200; ++i) {
