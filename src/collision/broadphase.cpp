@@ -61,9 +61,10 @@ Aabb geom_aabb(const Model& model, int g, const Pose& X_WG, std::array<int, 6>* 
       const Vec3 disc = (Vec3::Ones() - a.cwiseAbs2()).cwiseMax(0.0).cwiseSqrt() * s.x();
       return around(X_WG.p, a.cwiseAbs() * s.y() + disc);
     }
-    case GeomType::ConvexMesh:
-      if (const Mesh& mesh = collision_hull(*model.meshes[geom.mesh]); mesh.climb) return hull_aabb(mesh, R, X_WG.p, hints);
-      return points_aabb(collision_hull(*model.meshes[geom.mesh]).vertices, X_WG);
+    case GeomType::ConvexMesh: {
+      const Mesh& mesh = collision_hull(*model.meshes[geom.mesh]);
+      return mesh.climb ? hull_aabb(mesh, R, X_WG.p, hints) : points_aabb(mesh.vertices, X_WG);
+    }
     case GeomType::TriangleMesh: return points_aabb(model.meshes[geom.mesh]->vertices, X_WG);
   }
   return around(X_WG.p, Vec3::Zero());

@@ -156,11 +156,15 @@ bool connected(const Mesh& mesh, const MeshClimbIndex& index) {
 
 }  // namespace
 
-Mesh convex_hull(const std::vector<Vec3>& points, const std::string& name) {
+namespace {
+
+// The hull mesh of `points` from their hull triangles: its vertices in the order the
+// triangles meet them, its faces outward.
+Mesh hull_mesh(const std::vector<Vec3>& points, const std::vector<HullTriangle>& triangles, const std::string& name) {
   Mesh hull;
   hull.name = name;
   std::map<int, int> index;  // point -> hull vertex, in the order qhull meets them
-  for (const HullTriangle& t : hull_triangles(points, name)) {
+  for (const HullTriangle& t : triangles) {
     for (int id : t.v)
       if (index.emplace(id, static_cast<int>(hull.vertices.size())).second) hull.vertices.push_back(points[id]);
     std::array<int, 3> face = t.outward();
@@ -168,6 +172,12 @@ Mesh convex_hull(const std::vector<Vec3>& points, const std::string& name) {
     hull.faces.push_back(face);
   }
   return hull;
+}
+
+}  // namespace
+
+Mesh convex_hull(const std::vector<Vec3>& points, const std::string& name) {
+  return hull_mesh(points, hull_triangles(points, name), name);
 }
 
 namespace {
@@ -210,12 +220,13 @@ constexpr size_t kClimbMinVertices = 32;  // below this a scan is as fast
 
 std::shared_ptr<const Mesh> with_climb_index(const std::shared_ptr<const Mesh>& mesh) {
   if (!mesh || mesh->climb || mesh->hull || mesh->vertices.size() < 4) return mesh;
-  std::shared_ptr<MeshClimbIndex> index;
+  std::vector<HullTriangle> triangles;
   try {
-    index = climb_index(*mesh, hull_triangles(mesh->vertices, mesh->name));
+    triangles = hull_triangles(mesh->vertices, mesh->name);
   } catch (const InputError&) {
     return mesh;  // flat or degenerate: the scan handles it
   }
+  const std::shared_ptr<MeshClimbIndex> index = climb_index(*mesh, triangles);
   const bool climbs = mesh->vertices.size() >= kClimbMinVertices;
   // A convex mesh's faces are its hull's (a vertex inside a face, as a cap's centre, only
   // costs its polygon a scan). Not so a non-convex one's faces at a support vertex (a dent,
@@ -227,8 +238,13 @@ std::shared_ptr<const Mesh> with_climb_index(const std::shared_ptr<const Mesh>& 
   auto copy = std::make_shared<Mesh>(*mesh);
   if (climbs) copy->climb = index;
   if (needs_hull) {
-    auto hull = std::make_shared<Mesh>(convex_hull(mesh->vertices, mesh->name + ":hull"));
-    if (hull->vertices.size() >= kClimbMinVertices) hull->climb = climb_index(*hull, hull_triangles(hull->vertices, hull->name));
+    // (qhull once: the hull's own triangles are its faces, whose edges are all a climb needs.)
+    auto hull = std::make_shared<Mesh>(hull_mesh(mesh->vertices, triangles, mesh->name + ":hull"));
+    if (hull->vertices.size() >= kClimbMinVertices) {
+      std::vector<HullTriangle> own;
+      for (const auto& f : hull->faces) own.push_back({f, false});
+      hull->climb = climb_index(*hull, own);
+    }
     copy->hull = std::move(hull);
   }
   return copy;
