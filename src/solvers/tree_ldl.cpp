@@ -23,18 +23,29 @@ bool TreeLdl::compute(const Eigen::Ref<const MatX>& M, std::span<const int> pare
   return true;
 }
 
-void TreeLdl::solve_in_place(Eigen::Ref<VecX> x) const {
-  const int n = size();
-  auto up = [&](int i) { return parent_[static_cast<size_t>(i)]; };
-  // Lᵀ: from the leaves up; x_k is final once every descendant of k has given its part.
-  for (int k = n - 1; k >= 0; --k) {
+void TreeLdl::solve_Lt_in_place(Eigen::Ref<VecX> x) const {
+  // From the leaves up; x_k is final once every descendant of k has given its part.
+  for (int k = size() - 1; k >= 0; --k) {
     if (x[k] == 0.0) continue;
-    for (int i = up(k); i >= 0; i = up(i)) x[i] -= H_(k, i) * x[k];
+    for (int i = parent(k); i >= 0; i = parent(i)) x[i] -= H_(k, i) * x[k];
   }
-  for (int k = 0; k < n; ++k) x[k] /= H_(k, k);
-  // L: from the roots down.
-  for (int k = 0; k < n; ++k)
-    for (int i = up(k); i >= 0; i = up(i)) x[k] -= H_(k, i) * x[i];
+}
+
+void TreeLdl::solve_L_in_place(Eigen::Ref<VecX> x) const {
+  for (int k = 0; k < size(); ++k)
+    for (int i = parent(k); i >= 0; i = parent(i)) x[k] -= H_(k, i) * x[i];
+}
+
+void TreeLdl::multiply_L_in_place(Eigen::Ref<VecX> x) const {
+  // From the leaves up: x_k reads only its ancestors, not yet overwritten.
+  for (int k = size() - 1; k >= 0; --k)
+    for (int i = parent(k); i >= 0; i = parent(i)) x[k] += H_(k, i) * x[i];
+}
+
+void TreeLdl::solve_in_place(Eigen::Ref<VecX> x) const {
+  solve_Lt_in_place(x);
+  for (int k = 0; k < size(); ++k) x[k] /= H_(k, k);
+  solve_L_in_place(x);
 }
 
 }  // namespace graspsim

@@ -23,6 +23,14 @@ class TreeLdl {
   // x ← M⁻¹ x; the zeros of x below every nonzero (a joint's own row) cost nothing in the
   // first pass.
   void solve_in_place(Eigen::Ref<VecX> x) const;
+  // Its three passes, and L itself. With y = L v the kinetic energy is ½ yᵀ D y: in those
+  // coordinates the mass is diagonal, and a row J acts as J L⁻¹ = (L⁻ᵀ Jᵀ)ᵀ, whose entries
+  // lie on the ancestors of J's own dofs only (where M⁻¹ Jᵀ fills the whole tree).
+  void solve_Lt_in_place(Eigen::Ref<VecX> x) const;  // x ← L⁻ᵀ x (leaves up; J's zeros below cost nothing)
+  void solve_L_in_place(Eigen::Ref<VecX> x) const;   // x ← L⁻¹ x (roots down)
+  void multiply_L_in_place(Eigen::Ref<VecX> x) const;  // x ← L x
+  double d(int i) const { return H_(i, i); }
+  int parent(int i) const { return parent_[static_cast<size_t>(i)]; }
   // 0 before the first successful compute(), and after reset().
   int size() const { return static_cast<int>(parent_.size()); }
   void reset() { parent_.clear(); }

@@ -70,6 +70,43 @@ TEST(TreeLdl, SolvesAsADenseCholeskyOnRandomTrees) {
   }
 }
 
+// The passes that make the mass diagonal (SPOOK's coordinates y = L v): xᵀ M x = (L x)ᵀ D (L x)
+// for every x (so M = Lᵀ D L), L⁻¹ undoes L, (L⁻ᵀ a)·(L x) = a·x, and L⁻ᵀ of a joint's own
+// row stays on that joint and its ancestors.
+TEST(TreeLdl, MakesTheMassDiagonalInLCoordinates) {
+  std::mt19937_64 rng(29);
+  std::normal_distribution<double> g;
+  for (int n : {1, 3, 24, 40}) {
+    for (int trial = 0; trial < 20; ++trial) {
+      const RandomTree t = random_tree(rng, n);
+      TreeLdl f;
+      ASSERT_TRUE(f.compute(t.M, t.parent));
+      VecX x(n), a(n);
+      for (int i = 0; i < n; ++i) x[i] = g(rng), a[i] = g(rng);
+      VecX y = x;
+      f.multiply_L_in_place(y);
+      double yDy = 0.0;
+      for (int i = 0; i < n; ++i) yDy += y[i] * f.d(i) * y[i];
+      const double xMx = x.dot(t.M * x);
+      EXPECT_NEAR(yDy, xMx, 1e-12 * t.M.norm() * x.squaredNorm()) << "n " << n;
+      VecX back = y;
+      f.solve_L_in_place(back);
+      EXPECT_LE((back - x).norm(), 1e-12 * x.norm()) << "n " << n;
+      VecX at = a;
+      f.solve_Lt_in_place(at);
+      EXPECT_NEAR(at.dot(y), a.dot(x), 1e-11 * a.norm() * x.norm()) << "n " << n;
+      const int k = std::uniform_int_distribution<int>(0, n - 1)(rng);
+      VecX e = VecX::Unit(n, k);
+      f.solve_Lt_in_place(e);
+      for (int i = 0; i < n; ++i) {
+        bool on_path = i == k;
+        for (int j = t.parent[k]; j >= 0; j = t.parent[j]) on_path = on_path || j == i;
+        if (!on_path) EXPECT_EQ(e[i], 0.0) << "n " << n << " dof " << i << " off the path of " << k;
+      }
+    }
+  }
+}
+
 TEST(TreeLdl, RefusesAMatrixThatIsNotPositiveDefinite) {
   std::mt19937_64 rng(3);
   RandomTree t = random_tree(rng, 8);
