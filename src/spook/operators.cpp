@@ -238,6 +238,32 @@ Operators::FreeContact free_contact(const Operators& ops, const ContactRows& c) 
 
 namespace {
 
+// A run on a tree in mass-diagonal coordinates: J L⁻¹ and W are nonzero on J's dofs
+// (cols[0 .. count), each ≥ vb) and their ancestors, which become the run's sparse entries.
+void diagonal_support(const TreeLdl& L, const int* cols, int count, int vb, Operators& ops, Run& run) {
+  std::vector<char>& in = ops.in_support;
+  in.assign(static_cast<size_t>(L.size()), 0);
+  for (int c = 0; c < count; ++c) in[static_cast<size_t>(cols[c] - vb)] = 1;
+  for (int k = L.size() - 1; k >= 0; --k)
+    if (in[static_cast<size_t>(k)] && L.parent(k) >= 0) in[static_cast<size_t>(L.parent(k))] = 1;
+  run.nz_begin = static_cast<int>(ops.run_nz.size());
+  for (int k = 0; k < L.size(); ++k)
+    if (in[static_cast<size_t>(k)]) ops.run_nz.push_back(k);
+  run.nz = static_cast<int>(ops.run_nz.size()) - run.nz_begin;
+  run.w_sparse = true;
+}
+
+// The free velocity in the operators' coordinates, and 1 / D of the mass-diagonal trees.
+void diagonal_coordinates(const Problem& p, Operators& ops) {
+  ops.v_free = p.v_free;
+  ops.inv_mass.resize(p.nv);
+  for (const Tree& t : p.trees) {
+    if (!t.sparse()) continue;
+    t.M_tree.multiply_L_in_place(ops.v_free.segment(t.v_begin, t.nv));
+    for (int k = 0; k < t.nv; ++k) ops.inv_mass[t.v_begin + k] = 1.0 / t.M_tree.d(k);
+  }
+}
+
 // Row i's runs: J's entries on each tree copied dense into jd (zeros where the row has none),
 // W = M⁻¹Jᵀ into wd, and D_i and bias_i. With `layout` the runs are appended to ops.runs
 // (their storage in jd / wd allocated from `used`); otherwise they are the last call's, in
@@ -273,7 +299,9 @@ void fill_row(const Problem& p, Operators& ops, int i, bool layout, size_t& used
       std::fill(j, j + nv, 0.0);
       const int first = e;
       for (; e < row.size && row.col[e] < vb + nv; ++e) j[row.col[e] - vb] = row.val[e];
-      if (layout && (e - first == 1 || nv != 6)) {  // (a 6-dof run is dotted in packets: sparse only when single)
+      if (layout && tree.sparse()) {
+        diagonal_support(tree.M_tree, row.col + first, e - first, vb, ops, run);
+      } else if (layout && (e - first == 1 || nv != 6)) {  // (a 6-dof run is dotted in packets: sparse only when single)
         run.nz_begin = static_cast<int>(ops.run_nz.size());
         run.nz = e - first;
         for (int c = first; c < e; ++c) ops.run_nz.push_back(row.col[c] - vb);
@@ -293,11 +321,17 @@ void fill_row(const Problem& p, Operators& ops, int i, bool layout, size_t& used
         ym.noalias() = Eigen::Map<const MatX>(Mi, nv, nv) * jm;
         xy = jm.dot(ym);
       }
-    } else {
+    } else if (tree.sparse()) {  // mass-diagonal coordinates: J L⁻¹ and D⁻¹ (J L⁻¹)ᵀ
+      Eigen::Map<VecX> jm(j, nv);
+      tree.M_tree.solve_Lt_in_place(jm);
+      const double* inv_mass = ops.inv_mass.data() + vb;
+      for (int d = 0; d < nv; ++d) y[d] = j[d] * inv_mass[d];
+      xy = jm.dot(Eigen::Map<const VecX>(y, nv));
+    } else {  // a large tree with a dense factor (built by hand: the stepper factors those sparse)
       Eigen::Map<const VecX> jm(j, nv);
       Eigen::Map<VecX> ym(y, nv);
       ym = jm;
-      tree.solve_in_place(ym);
+      tree.M_llt.solveInPlace(ym);
       xy = jm.dot(ym);
     }
     ops.D[i] += xy;
@@ -342,12 +376,10 @@ void order_sweep(const Problem& p, Operators& ops) {
   ops.sweep_group_begin.push_back(static_cast<int>(ops.sweep_items.size()));
 }
 
-// The dof of row i when its J is one entry on a tree (its only run), else −1.
-int single_dof(const Operators& ops, int i) {
-  if (ops.row_run_begin[i + 1] - ops.row_run_begin[i] != 1) return -1;
-  const Run& r = ops.runs[ops.row_run_begin[i]];
-  if (r.nz == 1) return r.v_begin + ops.run_nz[r.nz_begin];
-  return r.nz < 0 && r.nv == 1 ? r.v_begin : -1;
+// The dof of row i when its J is one entry on a tree, else −1.
+int single_dof(const Problem& p, const Operators& ops, int i) {
+  const RowSpan row = row_span(p.J, i);
+  return row.size == 1 && ops.tree_of[row.col[0]] >= 0 ? row.col[0] : -1;
 }
 
 // Operators::twin: the first two bounded rows of no contact on each one-entry dof.
@@ -357,7 +389,7 @@ void find_twins(const Problem& p, Operators& ops) {
   ops.row_of_dof.assign(p.nv, -1);
   for (int i = 0; i < n; ++i) {
     if (p.kind[i] != RowKind::Bounded || ops.contact_of_row[i] >= 0) continue;
-    const int d = single_dof(ops, i);
+    const int d = single_dof(p, ops, i);
     if (d < 0) continue;
     const int first = ops.row_of_dof[d];
     if (first < 0) ops.row_of_dof[d] = i;
@@ -369,14 +401,90 @@ void find_twins(const Problem& p, Operators& ops) {
 void compare_twins(const Problem& p, Operators& ops) {
   const int n = p.nrows();
   ops.twin_same.assign(n, 0);
+  ops.twin_inv_det.assign(n, 0.0);
   for (int i = 0; i < n; ++i) {
     const int k = ops.twin[i];
     if (k < 0) continue;
     const Run &a = ops.runs[ops.row_run_begin[i]], &b = ops.runs[ops.row_run_begin[k]];
     const auto bytes = static_cast<size_t>(a.nv) * sizeof(double);
+    const double d = ops.D[i] - p.compliance[i], det = ops.D[i] * ops.D[k] - d * d;
     ops.twin_same[i] = std::memcmp(ops.jd.data() + a.offset, ops.jd.data() + b.offset, bytes) == 0 &&
                        std::memcmp(ops.wd.data() + a.offset, ops.wd.data() + b.offset, bytes) == 0 &&
-                       ops.D[i] > 0.0 && ops.D[k] > 0.0;
+                       ops.D[i] > 0.0 && ops.D[k] > 0.0 && det > 0.0;
+    if (ops.twin_same[i]) ops.twin_inv_det[i] = 1.0 / det;
+  }
+}
+
+// Operators::chain_of_contact of contact c: its width (0: not a chain contact), and its
+// velocities appended to chain_dofs.
+int chain_contact(Operators& ops, const ContactRows& c) {
+  const int c0 = c.normal, first = ops.row_run_begin[c0], count = ops.row_run_begin[c0 + 1] - first;
+  if (c.treatment != FrictionTreatment::Cone || c.friction[0] != c0 + 1 || c.friction[1] != c0 + 2) return 0;
+  if (ops.free_contacts[static_cast<size_t>(ops.contact_of_row[c0])].runs > 0) return 0;
+  int width = 0;
+  bool diagonal = false;
+  for (int k = 0; k < count; ++k) {
+    const Run& r = ops.runs[first + k];
+    diagonal = diagonal || r.w_sparse;
+    width += r.w_sparse ? r.nz : r.nv;
+    for (int q = 1; q < 3; ++q) {
+      if (ops.row_run_begin[c0 + q + 1] - ops.row_run_begin[c0 + q] != count) return 0;
+      const Run& o = ops.runs[ops.row_run_begin[c0 + q] + k];
+      if (o.tree != r.tree || o.w_sparse != r.w_sparse || (r.w_sparse && o.nz != r.nz)) return 0;
+      if (r.w_sparse && !std::equal(ops.run_nz.begin() + r.nz_begin, ops.run_nz.begin() + r.nz_begin + r.nz,
+                                    ops.run_nz.begin() + o.nz_begin))
+        return 0;
+    }
+  }
+  if (!diagonal || width > Operators::kChainWidth) return 0;
+  for (int k = 0; k < count; ++k) {
+    const Run& r = ops.runs[first + k];
+    if (r.w_sparse) {
+      for (int e = 0; e < r.nz; ++e) ops.chain_dofs.push_back(r.v_begin + ops.run_nz[r.nz_begin + e]);
+    } else {
+      for (int d = 0; d < r.nv; ++d) ops.chain_dofs.push_back(r.v_begin + d);
+    }
+  }
+  ops.chain_dofs.resize(ops.chain_dofs.size() + static_cast<size_t>(Operators::kChainWidth - width), 0);
+  return width;
+}
+
+void find_chain_contacts(const Problem& p, Operators& ops) {
+  ops.chain_of_contact.assign(p.contacts.size(), -1);
+  ops.chain_width.clear();
+  ops.chain_dofs.clear();
+  for (size_t c = 0; c < p.contacts.size(); ++c)
+    if (const int width = chain_contact(ops, p.contacts[c]); width > 0) {
+      ops.chain_of_contact[c] = static_cast<int>(ops.chain_width.size());
+      ops.chain_width.push_back(width);
+    }
+  const size_t values = 3 * static_cast<size_t>(Operators::kChainWidth) * ops.chain_width.size();
+  ops.chain_j.assign(values, 0.0);
+  ops.chain_w.assign(values, 0.0);
+}
+
+// This step's J and W of the chain contacts' rows, packed over their velocities.
+void pack_chain_contacts(const Problem& p, Operators& ops) {
+  constexpr int kW = Operators::kChainWidth;
+  for (size_t c = 0; c < p.contacts.size(); ++c) {
+    const int k = ops.chain_of_contact[c];
+    if (k < 0) continue;
+    for (int q = 0; q < 3; ++q) {
+      const int i = p.contacts[c].normal + q;
+      double* j = ops.chain_j.data() + static_cast<size_t>(kW) * (3 * k + q);
+      double* w = ops.chain_w.data() + static_cast<size_t>(kW) * (3 * k + q);
+      for (int r = ops.row_run_begin[i]; r < ops.row_run_begin[i + 1]; ++r) {
+        const Run& run = ops.runs[r];
+        const double* jd = ops.jd.data() + run.offset;
+        const double* wd = ops.wd.data() + run.offset;
+        if (run.w_sparse) {
+          for (int e = 0; e < run.nz; ++e) *j++ = jd[ops.run_nz[run.nz_begin + e]], *w++ = wd[ops.run_nz[run.nz_begin + e]];
+        } else {
+          j = std::copy(jd, jd + run.nv, j);
+          w = std::copy(wd, wd + run.nv, w);
+        }
+      }
+    }
   }
 }
 
@@ -393,6 +501,7 @@ void layout_contacts(const Problem& p, Operators& ops) {
   find_twins(p, ops);
   ops.free_contacts.resize(p.contacts.size());
   for (size_t c = 0; c < p.contacts.size(); ++c) ops.free_contacts[c] = free_contact(ops, p.contacts[c]);
+  find_chain_contacts(p, ops);
   find_islands(p, ops);
   order_sweep(p, ops);
 }
@@ -409,6 +518,7 @@ void make_operators(const Problem& p, Operators& ops) {
   ops.D = p.compliance;
   ops.bias = -p.target;
   small_inverses(p, ops);
+  diagonal_coordinates(p, ops);
   size_t used = 0;
   if (!ops.layout_kept) {
     fill_tree_of(p, ops.tree_of);
@@ -435,6 +545,7 @@ void make_operators(const Problem& p, Operators& ops) {
     layout_contacts(p, ops);
   }
   compare_twins(p, ops);
+  pack_chain_contacts(p, ops);
 }
 
 Operators make_operators(const Problem& p) {
@@ -443,8 +554,8 @@ Operators make_operators(const Problem& p) {
   return ops;
 }
 
-void velocity_of(const Problem& p, const Operators& ops, const VecX& lambda, VecX& v) {
-  v = p.v_free;
+void velocity_of(const Problem&, const Operators& ops, const VecX& lambda, VecX& v) {
+  v = ops.v_free;
   for (Eigen::Index i = 0; i < lambda.size(); ++i)
     if (lambda[i] != 0.0) apply_impulse(ops, static_cast<int>(i), lambda[i], v.data());
 }
@@ -453,6 +564,11 @@ VecX velocity_of(const Problem& p, const Operators& ops, const VecX& lambda) {
   VecX v;
   velocity_of(p, ops, lambda, v);
   return v;
+}
+
+void to_generalized(const Problem& p, VecX& v) {
+  for (const Tree& t : p.trees)
+    if (t.sparse()) t.M_tree.solve_L_in_place(v.segment(t.v_begin, t.nv));
 }
 
 VecX row_residual(const Problem& p, const VecX& v, const VecX& lambda) {

@@ -33,9 +33,19 @@ struct Run {
   // the dense loop, whose other terms are zeros (a 6-dof run stays dense, but for one entry).
   int nz_begin = 0;
   int nz = -1;
+  // W's run is zero off those entries too: a tree in mass-diagonal coordinates (below).
+  bool w_sparse = false;
 };
 
+// The operators' coordinates. A tree factored without fill-in (Tree::sparse, M = Lᵀ D L) is
+// solved in y = L v, where its mass is D, diagonal: a row's J becomes J L⁻¹ and its W = D⁻¹
+// (J L⁻¹)ᵀ, both nonzero only on the ancestors of J's dofs (a fingertip contact on the 24-dof
+// Shadow Hand: ~7 entries, where M⁻¹ Jᵀ fills all 24). Every other dof keeps v. The
+// velocities the solvers sweep, velocity_of and v_free are in these coordinates;
+// to_generalized turns them back into v.
 struct Operators {
+  VecX v_free;                // (nv) Problem::v_free in the operators' coordinates
+  VecX inv_mass;              // (nv) 1 / D_k on a tree in mass-diagonal coordinates, else unused
   VecX D;                     // (nrows) A_ii = J_i W_iᵀ + compliance_i
   VecX inv_D;                 // (nrows) 1 / D_i, or 0 for a row with D_i ≤ 0 (it sees no dof)
   // (nrows) J_i v − target_i minus the row's tree runs: J's entries on dofs of no tree
@@ -53,6 +63,17 @@ struct Operators {
     int v_begin[2] = {0, 0};
   };
   std::vector<FreeContact> free_contacts;
+  // Per contact: chain_of_contact[c] = k ≥ 0 when its three rows (normal, then two friction,
+  // consecutive) have the same runs, one of them on a tree in mass-diagonal coordinates, and
+  // at most kChainWidth velocities in all (a fingertip's chain and a free body: 7 + 6). PGS
+  // gathers those velocities once and steps the three rows on them densely (pgs.cpp,
+  // ChainContactRows): v indices at chain_dofs[kChainWidth k ...], row q's J and W over them at
+  // chain_j / chain_w[kChainWidth (3k + q) ...], zero-padded. −1 otherwise.
+  static constexpr int kChainWidth = 16;
+  std::vector<int> chain_of_contact;
+  std::vector<int> chain_width;       // (per chain) its velocities
+  std::vector<int> chain_dofs;
+  std::vector<double> chain_j, chain_w;
   // A sweep over all rows, one item per contact (at its normal row: the contact index) or
   // per row of no contact (−1 − row): the islands two at a time, their items alternated, each
   // island's in row order (the same bits as row order: islands share no tree).
@@ -74,6 +95,10 @@ struct Operators {
   // i and k are equal bit for bit (else PGS updates the two one after the other).
   std::vector<int> twin;
   std::vector<char> twin_same;
+  // For such a first row i: 1 / det of the pair's block, D_i D_k − (D_i − compliance_i)² (the
+  // problem's compliances: twins are no contact rows, which alone a relax pass changes);
+  // twin_same holds only where it is positive.
+  std::vector<double> twin_inv_det;
   // Row i's runs, in tree (hence column) order: runs[row_run_begin[i] .. row_run_begin[i + 1]).
   std::vector<int> row_run_begin;
   std::vector<Run> runs;
@@ -104,6 +129,7 @@ struct Operators {
   // Scratch of make_operators and dense_delassus.
   std::vector<int> parent, first_row_of_tree, island_of_root, touched, tree_rows, tree_first, row_of_dof;
   std::vector<double> jt, wt;  // a tree's block of J and W over an island's rows
+  std::vector<char> in_support;  // a tree's dofs in a run's support (diagonal_support)
 };
 
 // J_i x over the row's runs (x on every dof of a tree).
@@ -134,7 +160,10 @@ inline void apply_impulse(const Operators& ops, int i, double delta, double* v) 
     const Run& r = ops.runs[k];
     const double* w = ops.wd.data() + r.offset;
     double* x = v + r.v_begin;
-    if (r.nv == 6) {
+    if (r.w_sparse) {
+      const int* dof = ops.run_nz.data() + r.nz_begin;
+      for (int k = 0; k < r.nz; ++k) x[dof[k]] += w[dof[k]] * delta;
+    } else if (r.nv == 6) {
       Eigen::Map<Vec6>(x) += delta * Eigen::Map<const Vec6>(w);  // (packets: x and w may alias for the compiler)
     } else {
       for (int d = 0; d < r.nv; ++d) x[d] += w[d] * delta;
@@ -156,9 +185,11 @@ inline int sweep_item_at(const Problem& p, const Operators& ops, int i) {
 void make_operators(const Problem& problem, Operators& ops);
 Operators make_operators(const Problem& problem);
 
-// v⁺ = v_free + Wᵀ λ, into v (resized to nv).
+// v⁺ = v_free + Wᵀ λ in the operators' coordinates, into v (resized to nv).
 void velocity_of(const Problem& problem, const Operators& ops, const VecX& lambda, VecX& v);
 VecX velocity_of(const Problem& problem, const Operators& ops, const VecX& lambda);
+// v in the operators' coordinates → generalized velocities, in place.
+void to_generalized(const Problem& problem, VecX& v);
 
 // w = J v + compliance ⊙ λ − target (per row, velocity units).
 VecX row_residual(const Problem& problem, const VecX& v, const VecX& lambda);

@@ -27,15 +27,56 @@ class GeneralRows {
   VecX& v_;
 };
 
+// What the kernels of a contact's three rows below share: the rows are normal + 0, 1, 2, and
+// J's and W's values for them start at J / W.
+struct ContactRowsBase {
+  const double* compliance;
+  const Operators& ops;
+  const VecX& lambda;
+  int normal;
+  const double* J;
+  const double* W;
+  int local(int i) const { return i - normal; }
+  double w_of(int i, double jv) const { return ops.bias[i] + jv + compliance[i] * lambda[i]; }
+};
+
+// The same for the three rows of a chain contact (Operators::chain_of_contact): its
+// velocities gathered on construction, stepped densely over kChainWidth (zero-padded; row q
+// at J / W + kChainWidth q), and scattered back by store().
+class ChainContactRows : ContactRowsBase {
+ public:
+  static constexpr int kW = Operators::kChainWidth;
+  using VecW = Eigen::Matrix<double, kW, 1>;
+  ChainContactRows(const double* compliance, const Operators& ops, const VecX& lambda, VecX& v,
+                   const ContactRows& c, int k)
+      : ContactRowsBase{compliance, ops, lambda, c.normal, ops.chain_j.data() + static_cast<size_t>(3 * kW) * k,
+                        ops.chain_w.data() + static_cast<size_t>(3 * kW) * k},
+        dofs_(ops.chain_dofs.data() + static_cast<size_t>(kW) * k), width_(ops.chain_width[k]), v_(v.data()) {
+    y_.setZero();
+    for (int a = 0; a < width_; ++a) y_[a] = v_[dofs_[a]];
+  }
+  double w(int i) const { return w_of(i, Eigen::Map<const VecW>(J + kW * local(i)).dot(y_)); }
+  void apply(int i, double delta) { y_ += delta * Eigen::Map<const VecW>(W + kW * local(i)); }
+  void store() {
+    for (int a = 0; a < width_; ++a) v_[dofs_[a]] = y_[a];
+  }
+
+ private:
+  const int* dofs_;
+  int width_;
+  double* v_;
+  VecW y_;
+};
+
 // The same for the three rows of a contact on R free bodies (Operators::free_contacts): the
-// bodies' velocities are held in registers from construction to store().
+// bodies' velocities are held in registers from construction to store(); run r of row q at
+// J / W + 6 (R q + r).
 template <int R>
-class FreeContactRows {
+class FreeContactRows : ContactRowsBase {
  public:
   FreeContactRows(const double* compliance, const Operators& ops, const VecX& lambda, VecX& v,
                   const ContactRows& c, const Operators::FreeContact& f)
-      : compliance_(compliance), ops_(ops), lambda_(lambda), normal_(c.normal), J_(ops.jd.data() + f.offset),
-        W_(ops.wd.data() + f.offset) {
+      : ContactRowsBase{compliance, ops, lambda, c.normal, ops.jd.data() + f.offset, ops.wd.data() + f.offset} {
     for (int r = 0; r < R; ++r) {
       vp_[r] = v.data() + f.v_begin[r];
       v_[r] = Eigen::Map<const Vec6>(vp_[r]);
@@ -44,26 +85,18 @@ class FreeContactRows {
   double w(int i) const {
     const int q = local(i);
     double jv = 0.0;
-    for (int r = 0; r < R; ++r) jv += Eigen::Map<const Vec6>(J_ + 6 * (R * q + r)).dot(v_[r]);
-    return ops_.bias[i] + jv + compliance_[i] * lambda_[i];
+    for (int r = 0; r < R; ++r) jv += Eigen::Map<const Vec6>(J + 6 * (R * q + r)).dot(v_[r]);
+    return w_of(i, jv);
   }
   void apply(int i, double delta) {
     const int q = local(i);
-    for (int r = 0; r < R; ++r) v_[r] += delta * Eigen::Map<const Vec6>(W_ + 6 * (R * q + r));
+    for (int r = 0; r < R; ++r) v_[r] += delta * Eigen::Map<const Vec6>(W + 6 * (R * q + r));
   }
   void store() {
     for (int r = 0; r < R; ++r) Eigen::Map<Vec6>{vp_[r]} = v_[r];
   }
 
  private:
-  // Row q of the contact (its rows are normal_ + 0, 1, 2), run r, at J_ / W_ + 6 (R q + r).
-  int local(int i) const { return i - normal_; }
-  const double* compliance_;
-  const Operators& ops_;
-  const VecX& lambda_;
-  int normal_;
-  const double* J_;
-  const double* W_;
   double* vp_[R];
   Vec6 v_[R];
 };
@@ -128,6 +161,9 @@ struct ConeLane {
 // rows' velocities w at the current impulses.
 struct TwinBlock {
   double a, c, d, wi, wk;
+  // 1 / (a c − d²) > 0 and 1 / a, 1 / c: per step, not per sweep (Operators::twin_inv_det,
+  // inv_D): divisions are the longest links of the sweep's chain of dependent operations.
+  double inv_det, inv_a, inv_c;
   double cost(double di, double dk) const {
     return 0.5 * (a * di * di + 2.0 * d * di * dk + c * dk * dk) + wi * di + wk * dk;
   }
@@ -135,10 +171,8 @@ struct TwinBlock {
   // unconstrained point when it is inside them, else the best of each row at each finite
   // bound with the other at its best (clamped) value given it. The minimum has each row
   // inside its bounds or at one, so it is among these points.
-  // Needs det() > 0.
-  double det() const { return a * c - d * d; }
   std::pair<double, double> solve(double li, double lk, double lo_i, double hi_i, double lo_k, double hi_k) const {
-    const double di = (d * wk - c * wi) / det(), dk = (d * wi - a * wk) / det();
+    const double di = (d * wk - c * wi) * inv_det, dk = (d * wi - a * wk) * inv_det;
     if (li + di >= lo_i && li + di <= hi_i && lk + dk >= lo_k && lk + dk <= hi_k) return {di, dk};
     // (Outside: some bound is finite, so there is a point below.)
     std::pair<double, double> best{0.0, 0.0};
@@ -149,12 +183,12 @@ struct TwinBlock {
     for (double bound : {lo_i, hi_i}) {
       if (!std::isfinite(bound)) continue;
       const double di = bound - li;
-      consider(di, std::clamp(lk - (wk + d * di) / c, lo_k, hi_k) - lk);
+      consider(di, std::clamp(lk - (wk + d * di) * inv_c, lo_k, hi_k) - lk);
     }
     for (double bound : {lo_k, hi_k}) {
       if (!std::isfinite(bound)) continue;
       const double dk = bound - lk;
-      consider(std::clamp(li - (wi + d * dk) / a, lo_i, hi_i) - li, dk);
+      consider(std::clamp(li - (wi + d * dk) * inv_a, lo_i, hi_i) - li, dk);
     }
     return best;
   }
@@ -227,6 +261,8 @@ class Sweeper {
       }
       if (f.runs == 1) return free_contact<1>(c, f, with_normal);
       if (f.runs == 2) return free_contact<2>(c, f, with_normal);
+      if (const int k = ops_.chain_of_contact[ops_.contact_of_row[c.normal]]; k >= 0)
+        return chain_contact(c, k, with_normal);
     }
     general_contact(c, with_normal);
   }
@@ -251,6 +287,14 @@ class Sweeper {
   template <int R>
   void free_contact(const ContactRows& c, const Operators::FreeContact& f, bool with_normal) {
     FreeContactRows<R> rows(compliance_, ops_, lambda_, v_, c, f);
+    contact_rows(rows, c, with_normal);
+    rows.store();
+    torsion(c);
+  }
+
+  // A chain contact (ChainContactRows). Out of line, as general_contact.
+  [[gnu::noinline]] void chain_contact(const ContactRows& c, int k, bool with_normal) {
+    ChainContactRows rows(compliance_, ops_, lambda_, v_, c, k);
     contact_rows(rows, c, with_normal);
     rows.store();
     torsion(c);
@@ -334,9 +378,9 @@ class Sweeper {
   void twin_rows(int i, int k) {
     const double jv = row_dot(ops_, i, v_.data());
     const double ci = compliance_[i], ck = compliance_[k];
-    const TwinBlock b{ops_.D[i], ops_.D[k], ops_.D[i] - ci, ops_.bias[i] + jv + ci * lambda_[i],
-                      ops_.bias[k] + jv + ck * lambda_[k]};
-    if (!ops_.twin_same[i] || !(b.det() > 0.0)) {
+    const TwinBlock b{ops_.D[i],  ops_.D[k],   ops_.D[i] - ci, ops_.bias[i] + jv + ci * lambda_[i],
+                      ops_.bias[k] + jv + ck * lambda_[k], ops_.twin_inv_det[i], ops_.inv_D[i], ops_.inv_D[k]};
+    if (!ops_.twin_same[i]) {
       row(i, p_.lo[i], p_.hi[i]);
       row(k, p_.lo[k], p_.hi[k]);
       return;

@@ -130,7 +130,7 @@ void direct(const Problem& p, SolverScratch& s, bool cone_as_scaled_box, VecX& l
     island_mlcp(p, s, part, cone_as_scaled_box);
     part.solver.setup(part.mlcp);
     gather(lambda, part.rows, part.guess);
-    island_rhs(s.ops, part.rows, p.v_free, part.b);
+    island_rhs(s.ops, part.rows, ops.v_free, part.b);
     if (part.solver.solve(part.b, part.x, sol.pivots, has_warm ? &part.guess : nullptr)) {
       for (int a = 0; a < m; ++a) lambda[part.rows[a]] = part.x[a];
     } else {
@@ -230,12 +230,12 @@ bool polish_island(const Problem& p, SolverScratch& s, int k, const VecX& v, Vec
       }
     }
     if (part.rows.empty() || part.rows.size() > static_cast<size_t>(kMaxDirectRows)) {
-      for (int d : s.moved_dofs) s.v_fixed[d] = p.v_free[d];
+      for (int d : s.moved_dofs) s.v_fixed[d] = ops.v_free[d];
       ++sol.direct_failures;  // too large to pivot: this island keeps its iterated friction
       return false;
     }
     island_rhs(s.ops, part.rows, s.v_fixed, part.b);
-    for (int d : s.moved_dofs) s.v_fixed[d] = p.v_free[d];
+    for (int d : s.moved_dofs) s.v_fixed[d] = ops.v_free[d];
     Mlcp& mlcp = part.mlcp;
     const int n = static_cast<int>(part.rows.size());
     start_mlcp(p, s.ops, part.rows, mlcp);
@@ -265,7 +265,7 @@ bool polish_island(const Problem& p, SolverScratch& s, int k, const VecX& v, Vec
 // Returns whether it changed λ.
 bool polish_sticking(const Problem& p, SolverScratch& s, const VecX& v, VecX& lambda, Solution& sol) {
   if (p.contacts.empty()) return false;
-  s.v_fixed = p.v_free;
+  s.v_fixed = s.ops.v_free;
   bool changed = false;
   for (int k = 0; k < s.ops.nislands(); ++k)
     if (selected(s, k)) changed = polish_island(p, s, k, v, lambda, sol) || changed;
@@ -557,6 +557,8 @@ void solve(const Problem& p, SolverType solver, int iterations, int relax_sweeps
   // each later solver starts from all islands' λ, but none may have run.
   if (s.per_island) velocity_of(p, ops, lambda, sol.v);
   sol.residual = complementarity_residual(p, ops, lambda, sol.v, s.w);
+  to_generalized(p, sol.v);
+  if (sol.v_position.size() == p.nv) to_generalized(p, sol.v_position);  // (relax ran)
 }
 
 Solution solve(const Problem& p, SolverType solver, int iterations, int relax_sweeps, int threads, double tolerance) {
