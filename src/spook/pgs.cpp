@@ -1,6 +1,7 @@
 #include "spook/pgs.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -168,28 +169,35 @@ struct TwinBlock {
     return 0.5 * (a * di * di + 2.0 * d * di * dk + c * dk * dk) + wi * di + wk * dk;
   }
   // The impulse changes (δ_i, δ_k) that minimise cost with λ + δ in the bounds: the
-  // unconstrained point when it is inside them, else the best of each row at each finite
-  // bound with the other at its best (clamped) value given it. The minimum has each row
-  // inside its bounds or at one, so it is among these points.
+  // unconstrained point when it is inside them, else a point with one row at a finite bound
+  // and the other at its best (clamped) value given it. The cost is strictly convex, so the
+  // first such point where the row at its bound would not leave it (its gradient points out
+  // of the box; the clamped row satisfies its own condition by construction) is the minimum.
+  // Rounding can refuse every point by an ulp: then the cheapest of them.
   std::pair<double, double> solve(double li, double lk, double lo_i, double hi_i, double lo_k, double hi_k) const {
     const double di = (d * wk - c * wi) * inv_det, dk = (d * wi - a * wk) * inv_det;
     if (li + di >= lo_i && li + di <= hi_i && lk + dk >= lo_k && lk + dk <= hi_k) return {di, dk};
     // (Outside: some bound is finite, so there is a point below.)
-    std::pair<double, double> best{0.0, 0.0};
-    double best_cost = std::numeric_limits<double>::infinity();
-    auto consider = [&](double di, double dk) {
-      if (const double f = cost(di, dk); f < best_cost) best_cost = f, best = {di, dk};
-    };
+    std::array<std::pair<double, double>, 4> points;
+    int n = 0;
     for (double bound : {lo_i, hi_i}) {
       if (!std::isfinite(bound)) continue;
-      const double di = bound - li;
-      consider(di, std::clamp(lk - (wk + d * di) * inv_c, lo_k, hi_k) - lk);
+      const double ei = bound - li, ek = std::clamp(lk - (wk + d * ei) * inv_c, lo_k, hi_k) - lk;
+      const double g = wi + a * ei + d * ek;  // ∂cost/∂δ_i
+      if (bound == lo_i ? g >= 0.0 : g <= 0.0) return {ei, ek};
+      points[static_cast<size_t>(n++)] = {ei, ek};
     }
     for (double bound : {lo_k, hi_k}) {
       if (!std::isfinite(bound)) continue;
-      const double dk = bound - lk;
-      consider(std::clamp(li - (wi + d * dk) * inv_a, lo_i, hi_i) - li, dk);
+      const double ek = bound - lk, ei = std::clamp(li - (wi + d * ek) * inv_a, lo_i, hi_i) - li;
+      const double g = wk + d * ei + c * ek;  // ∂cost/∂δ_k
+      if (bound == lo_k ? g >= 0.0 : g <= 0.0) return {ei, ek};
+      points[static_cast<size_t>(n++)] = {ei, ek};
     }
+    std::pair<double, double> best{0.0, 0.0};
+    double best_cost = std::numeric_limits<double>::infinity();
+    for (int m = 0; m < n; ++m)
+      if (const double f = cost(points[m].first, points[m].second); f < best_cost) best_cost = f, best = points[m];
     return best;
   }
 };
