@@ -208,6 +208,21 @@ std::shared_ptr<MeshClimbIndex> climb_index(const Mesh& mesh, const std::vector<
           best = static_cast<int>(i);
       index->axis_extreme[2 * axis + side] = best;
     }
+  constexpr int K = MeshClimbIndex::kCubeCells;
+  index->cube_start.assign(6 * K * K, 0);
+  for (int face = 0; face < 6; ++face)
+    for (int cu = 0; cu < K; ++cu)
+      for (int cw = 0; cw < K; ++cw) {
+        const int axis = face / 2;
+        Vec3 d;
+        d[axis] = face % 2 == 0 ? 1.0 : -1.0;
+        d[(axis + 1) % 3] = -1.0 + (cu + 0.5) * 2.0 / K;
+        d[(axis + 2) % 3] = -1.0 + (cw + 0.5) * 2.0 / K;
+        int best = index->axis_extreme[static_cast<size_t>(face)];
+        for (size_t i = 0; i < n; ++i)
+          if (on_hull[i] && mesh.vertices[i].dot(d) > mesh.vertices[best].dot(d)) best = static_cast<int>(i);
+        index->cube_start[static_cast<size_t>((face * K + cu) * K + cw)] = best;
+      }
   for (const Vec3& v : mesh.vertices) index->radius = std::max(index->radius, v.norm());
   index->own_hull = std::all_of(on_hull.begin(), on_hull.end(), [](char c) { return c != 0; }) && is_convex(mesh) &&
                     connected(mesh, *index);

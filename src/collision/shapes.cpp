@@ -13,20 +13,30 @@ static_assert(sizeof(Vec3) == 3 * sizeof(double), "hull vertices are read as pac
 // As hull_support_index's scan computes it, so that equal means equal.
 double dot3(const Vec3& a, const Vec3& d) { return a.x() * d.x() + a.y() * d.y() + a.z() * d.z(); }
 
-// The climb's answer is the scan's: among vertices equally far it walks the plateau (the
-// maximising face, whose vertices its edges connect) to the lowest index. `hint`, when it
-// is a hull vertex, is where the climb starts (the last answer, for GJK's nearby directions).
+// The start of a climb along d: the support at the centre of d's cell of the cube map
+// (MeshClimbIndex::cube_start), or the axis extreme.
+int cube_start(const MeshClimbIndex& c, const Vec3& d) {
+  int axis = 0;
+  const double major = d.cwiseAbs().maxCoeff(&axis);
+  const int face = 2 * axis + (d[axis] >= 0.0 ? 0 : 1);
+  if (c.cube_start.empty() || !(major > 0.0)) return c.axis_extreme[static_cast<size_t>(face)];
+  constexpr int K = MeshClimbIndex::kCubeCells;
+  auto cell = [&](double x) { return std::clamp(static_cast<int>((x / major + 1.0) * (0.5 * K)), 0, K - 1); };
+  return c.cube_start[static_cast<size_t>((face * K + cell(d[(axis + 1) % 3])) * K + cell(d[(axis + 2) % 3]))];
+}
+
+// The climb's answer is the scan's, wherever it starts: among vertices equally far it walks
+// the plateau (the maximising face, whose vertices its edges connect) to the lowest index.
 int climb_support_index(const Mesh& mesh, const MeshClimbIndex& c, const Vec3& d, int hint, bool lowest_of_ties) {
   const std::vector<Vec3>& v = mesh.vertices;
-  int at = hint;
-  // (a hint from another mesh, e.g. a Broadphase reused across models, is only a start)
-  if (at < 0 || at >= static_cast<int>(v.size()) ||
-      c.neighbour_start[static_cast<size_t>(at)] == c.neighbour_start[static_cast<size_t>(at) + 1]) {
-    int axis = 0;
-    d.cwiseAbs().maxCoeff(&axis);
-    at = c.axis_extreme[static_cast<size_t>(2 * axis + (d[axis] >= 0.0 ? 0 : 1))];
-  }
+  int at = cube_start(c, d);
   double best = dot3(v[static_cast<size_t>(at)], d);
+  // The hint (the last answer, for GJK's nearby directions) when it is further along d. (A hint
+  // from another mesh, e.g. a Broadphase reused across models, is only a start.)
+  if (hint >= 0 && hint < static_cast<int>(v.size()) &&
+      c.neighbour_start[static_cast<size_t>(hint)] != c.neighbour_start[static_cast<size_t>(hint) + 1]) {
+    if (const double h = dot3(v[static_cast<size_t>(hint)], d); h > best) best = h, at = hint;
+  }
   double runner_up = -kInf;  // the best neighbour of `at` in the last pass
   for (bool moved = true; moved;) {
     moved = false;
