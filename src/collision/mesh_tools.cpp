@@ -199,30 +199,30 @@ std::shared_ptr<MeshClimbIndex> climb_index(const Mesh& mesh, const std::vector<
   auto index = std::make_shared<MeshClimbIndex>();
   to_csr(neighbours, index->neighbour_start, index->neighbours);
   to_csr(faces, index->face_start, index->faces);
-  for (int axis = 0; axis < 3; ++axis)
-    for (int side = 0; side < 2; ++side) {
-      const double sign = side == 0 ? 1.0 : -1.0;
-      int best = -1;
-      for (size_t i = 0; i < n; ++i)
-        if (on_hull[i] && (best < 0 || sign * mesh.vertices[i][axis] > sign * mesh.vertices[best][axis]))
-          best = static_cast<int>(i);
-      index->axis_extreme[2 * axis + side] = best;
-    }
+  // The first hull vertex furthest along d.
+  auto support = [&](const Vec3& d) {
+    int best = -1;
+    double best_dot = 0.0;
+    for (size_t i = 0; i < n; ++i)
+      if (on_hull[i] && (best < 0 || mesh.vertices[i].dot(d) > best_dot))
+        best = static_cast<int>(i), best_dot = mesh.vertices[i].dot(d);
+    return best;
+  };
   constexpr int K = MeshClimbIndex::kCubeCells;
   index->cube_start.assign(6 * K * K, 0);
-  for (int face = 0; face < 6; ++face)
+  for (int face = 0; face < 6; ++face) {
+    const int axis = face / 2;
+    const double sign = face % 2 == 0 ? 1.0 : -1.0;
+    index->axis_extreme[static_cast<size_t>(face)] = support(sign * Vec3::Unit(axis));
     for (int cu = 0; cu < K; ++cu)
       for (int cw = 0; cw < K; ++cw) {
-        const int axis = face / 2;
         Vec3 d;
-        d[axis] = face % 2 == 0 ? 1.0 : -1.0;
+        d[axis] = sign;
         d[(axis + 1) % 3] = -1.0 + (cu + 0.5) * 2.0 / K;
         d[(axis + 2) % 3] = -1.0 + (cw + 0.5) * 2.0 / K;
-        int best = index->axis_extreme[static_cast<size_t>(face)];
-        for (size_t i = 0; i < n; ++i)
-          if (on_hull[i] && mesh.vertices[i].dot(d) > mesh.vertices[best].dot(d)) best = static_cast<int>(i);
-        index->cube_start[static_cast<size_t>((face * K + cu) * K + cw)] = best;
+        index->cube_start[static_cast<size_t>((face * K + cu) * K + cw)] = support(d);
       }
+  }
   for (const Vec3& v : mesh.vertices) index->radius = std::max(index->radius, v.norm());
   index->own_hull = std::all_of(on_hull.begin(), on_hull.end(), [](char c) { return c != 0; }) && is_convex(mesh) &&
                     connected(mesh, *index);

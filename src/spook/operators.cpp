@@ -415,6 +415,17 @@ void compare_twins(const Problem& p, Operators& ops) {
   }
 }
 
+// f(d) for each entry of run r that a gathered kernel reads, in order: its sparse entries on a
+// tree in mass-diagonal coordinates, else all its dofs (d local to the tree).
+template <class F>
+void for_each_gathered(const Operators& ops, const Run& r, F&& f) {
+  if (r.w_sparse) {
+    for (int e = 0; e < r.nz; ++e) f(ops.run_nz[r.nz_begin + e]);
+  } else {
+    for (int d = 0; d < r.nv; ++d) f(d);
+  }
+}
+
 // Operators::chain_of_contact of contact c: its width (0: not a chain contact), and its
 // velocities appended to chain_dofs.
 int chain_contact(Operators& ops, const ContactRows& c) {
@@ -439,11 +450,7 @@ int chain_contact(Operators& ops, const ContactRows& c) {
   if (!diagonal || width > Operators::kChainWidth) return 0;
   for (int k = 0; k < count; ++k) {
     const Run& r = ops.runs[first + k];
-    if (r.w_sparse) {
-      for (int e = 0; e < r.nz; ++e) ops.chain_dofs.push_back(r.v_begin + ops.run_nz[r.nz_begin + e]);
-    } else {
-      for (int d = 0; d < r.nv; ++d) ops.chain_dofs.push_back(r.v_begin + d);
-    }
+    for_each_gathered(ops, r, [&](int d) { ops.chain_dofs.push_back(r.v_begin + d); });
   }
   ops.chain_dofs.resize(ops.chain_dofs.size() + static_cast<size_t>(Operators::kChainWidth - width), 0);
   return width;
@@ -477,12 +484,7 @@ void pack_chain_contacts(const Problem& p, Operators& ops) {
         const Run& run = ops.runs[r];
         const double* jd = ops.jd.data() + run.offset;
         const double* wd = ops.wd.data() + run.offset;
-        if (run.w_sparse) {
-          for (int e = 0; e < run.nz; ++e) *j++ = jd[ops.run_nz[run.nz_begin + e]], *w++ = wd[ops.run_nz[run.nz_begin + e]];
-        } else {
-          j = std::copy(jd, jd + run.nv, j);
-          w = std::copy(wd, wd + run.nv, w);
-        }
+        for_each_gathered(ops, run, [&](int d) { *j++ = jd[d], *w++ = wd[d]; });
       }
     }
   }
