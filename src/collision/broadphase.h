@@ -3,6 +3,7 @@
 // with the pair filters, and the collide() driver that runs the narrowphase on each pair.
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -57,6 +58,15 @@ class Broadphase {
   // Per geom, where each of a convex mesh's six extreme-vertex climbs ended last step (its
   // next starts there: a body turns little in a step).
   std::vector<std::array<int, 6>> box_hints;
+  // Pairs the narrowphase found apart, with a direction that showed it (ContactSet::
+  // separating_axis), sorted by pair: collide() tests a pair along its direction first and
+  // skips the narrowphase while the geoms stay farther apart than the margin along it.
+  // Any direction proves that much, so the axes of another model or step are only starts.
+  struct PairAxis {
+    std::uint64_t pair = 0;  // geom_a << 32 | geom_b
+    Vec3 axis = Vec3::UnitZ();
+  };
+  std::vector<PairAxis> pair_axes, pair_axes_next;
 
  private:
   std::vector<const Mesh*> bvh_meshes_;

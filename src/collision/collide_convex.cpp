@@ -97,12 +97,18 @@ void collide_convex_general(const ConvexShape& a, const ConvexShape& b, double m
                             const CollideOptions& options, ContactSet& out) {
   const double ra = a.radius(), rb = b.radius();
   const GjkResult g = gjk_distance(a, b, ra + rb + margin);
-  if (g.beyond) return;
+  if (g.beyond) {
+    out.separating_axis = g.separation;
+    return;
+  }
   // Cores farther apart than ~1e-9 m give an exact normal; closer, EPA decides.
   if (!g.overlap && g.distance > 1e-9) {
     const double gap = g.distance - ra - rb;
-    if (gap > margin) return;
     const Vec3 n = (g.point_b - g.point_a) / g.distance;
+    if (gap > margin) {
+      out.separating_axis = n;
+      return;
+    }
     build_manifold(a, b, n, g.point_a + ra * n, g.point_b - rb * n, -gap, margin, options, out);
     return;
   }

@@ -48,6 +48,10 @@ struct ContactSet {
   int geom_a = -1, geom_b = -1;
   std::vector<ContactPoint> points;
   double patch_area = 0.0;         // area of the overlap polygon, when the pair has one (m²)
+  // No points: a unit direction from A to B along which the geoms are farther apart than the
+  // margin, when the narrowphase found one (collide keeps it to test the pair next step);
+  // else zero.
+  Vec3 separating_axis = Vec3::Zero();
 };
 
 // Closest points of two geoms that are near but not necessarily touching.

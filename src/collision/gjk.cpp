@@ -127,6 +127,7 @@ GjkResult gjk_distance(const ConvexShape& a, const ConvexShape& b, double stop_b
     if (vw > 0 && vw * vw > stop_beyond * stop_beyond * vv) {
       r.beyond = true;
       r.distance = vw / std::sqrt(vv);
+      r.separation = -v / std::sqrt(vv);  // (A − B lies beyond the plane along v: B to A)
       return r;
     }
     // Converged when the new support point brings |v| closer by less than ~1e-10 relative.

@@ -12,6 +12,7 @@ struct GjkResult {
   double distance = 0.0;       // between the cores (swept radii not subtracted)
   Vec3 point_a = Vec3::Zero(), point_b = Vec3::Zero();  // closest core points
   bool beyond = false;         // stopped early: the cores are farther apart than stop_beyond
+  Vec3 separation = Vec3::Zero();  // beyond: unit, from A to B, along which they are that far apart
   int iterations = 0;
 };
 // Stops as soon as a support plane proves the cores more than `stop_beyond` apart (then

@@ -179,6 +179,7 @@ void add_point(ContactSet& out, const Vec3& point_a, const Vec3& point_b, const 
 
 void flip_contacts(ContactSet& cs) {
   std::swap(cs.geom_a, cs.geom_b);
+  cs.separating_axis = -cs.separating_axis;
   for (ContactPoint& c : cs.points) {
     c.normal = -c.normal;
     std::swap(c.point_a, c.point_b);

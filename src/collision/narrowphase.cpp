@@ -43,6 +43,7 @@ void collide_shapes(const ConvexShape& a, const ConvexShape& b, double margin, c
     throw InputError(std::string("geom pair ") + to_string(a.type) + "/" + to_string(b.type) + " not supported");
   out.points.clear();
   out.patch_area = 0.0;
+  out.separating_axis.setZero();
   fn(a, b, margin, options, out);
 }
 

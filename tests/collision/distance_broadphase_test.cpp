@@ -127,6 +127,55 @@ TEST(Broadphase, FindsExactlyTheBruteForcePairs) {
   }
 }
 
+// collide() skips a pair while it stays apart along the direction that showed it apart
+// last call (Broadphase::pair_axes): over a random drift that brings geoms of every convex
+// type into contact and out of it, the contacts are those of a broadphase without that
+// memory, bit for bit, and every kept direction does separate its pair by more than the
+// margin (A to B).
+TEST(Broadphase, KeptSeparatingAxesChangeNoContact) {
+  std::mt19937_64 rng(43);
+  const auto hull = testing::sphere_points_hull(60, 0.15, 7);
+  std::vector<Pose> poses;
+  Model m = random_scene(rng, 12, poses, hull);
+  CollideOptions opt;
+  opt.margin = 0.01;
+  Broadphase kept;
+  std::vector<ContactSet> out, fresh_out;
+  size_t remembered = 0, touching = 0;
+  for (int step = 0; step < 120; ++step) {
+    for (size_t g = 2; g < poses.size(); ++g) {  // drift towards the middle, turning
+      poses[g].p += 0.03 * (Vec3(0, 0, 0.5) - poses[g].p) + testing::random_vec(rng, -0.01, 0.01);
+      poses[g].q = (poses[g].q * Quat(Eigen::AngleAxisd(0.05, testing::random_vec(rng, -1, 1).normalized()))).normalized();
+    }
+    remembered += kept.pair_axes.size();
+    collide(m, poses, opt, kept, out);
+    Broadphase fresh;
+    collide(m, poses, opt, fresh, fresh_out);
+    ASSERT_EQ(out.size(), fresh_out.size()) << "step " << step;
+    touching += out.size();
+    for (size_t i = 0; i < out.size(); ++i) {
+      EXPECT_EQ(out[i].geom_a, fresh_out[i].geom_a);
+      EXPECT_EQ(out[i].geom_b, fresh_out[i].geom_b);
+      ASSERT_EQ(out[i].points.size(), fresh_out[i].points.size());
+      for (size_t k = 0; k < out[i].points.size(); ++k) {
+        const ContactPoint &p = out[i].points[k], &q = fresh_out[i].points[k];
+        EXPECT_EQ(p.position, q.position);
+        EXPECT_EQ(p.normal, q.normal);
+        EXPECT_EQ(p.depth, q.depth);
+        EXPECT_EQ(p.feature, q.feature);
+      }
+    }
+    for (const Broadphase::PairAxis& k : kept.pair_axes) {
+      const int a = static_cast<int>(k.pair >> 32), b = static_cast<int>(k.pair & 0xffffffffu);
+      const ConvexShape sa = make_shape(m, a, poses[a]), sb = make_shape(m, b, poses[b]);
+      EXPECT_NEAR(k.axis.norm(), 1.0, 1e-12);
+      EXPECT_GT(support(sb, -k.axis).dot(k.axis) - support(sa, k.axis).dot(k.axis), opt.margin);
+    }
+  }
+  EXPECT_GT(remembered, 200u);  // the memory was used
+  EXPECT_GT(touching, 100u);        // and pairs touched
+}
+
 // With frozen bodies the sweep starts only from geoms that move (and looks back from them):
 // the pairs are still exactly the brute force's less the frozen ones, whatever share moves,
 // a kinematic body flagged fixed (1) among them, the plane's box unbounded in x.
