@@ -490,6 +490,61 @@ void pack_chain_contacts(const Problem& p, Operators& ops) {
   }
 }
 
+// Operators::joint_items for this step's values.
+void pack_joint_items(const Problem& p, Operators& ops) {
+  const int n = p.nrows();
+  ops.joint_items.clear();
+  ops.joint_item_of_row.assign(n, -1);
+  ops.joint_dof.clear();
+  ops.joint_j.clear();
+  ops.joint_w.clear();
+  auto entries_read_one_by_one = [&](int i) {
+    for (int r = ops.row_run_begin[i]; r < ops.row_run_begin[i + 1]; ++r)
+      if (const Run& run = ops.runs[r]; !run.w_sparse && (run.nz >= 0 || run.nv == 6)) return false;
+    return true;
+  };
+  for (int i = 0; i < n; ++i) {
+    if (ops.contact_of_row[i] >= 0 || ops.twin[i] < -1) continue;  // (a twin is stepped with its first row)
+    const int k = ops.twin[i];
+    if ((k >= 0 && !ops.twin_same[i]) || !entries_read_one_by_one(i)) continue;
+    Operators::JointItem t;
+    t.i = i, t.k = k;
+    t.begin = static_cast<int>(ops.joint_dof.size());
+    for (int r = ops.row_run_begin[i]; r < ops.row_run_begin[i + 1]; ++r) {
+      const Run& run = ops.runs[r];
+      for_each_gathered(ops, run, [&](int d) {
+        ops.joint_dof.push_back(run.v_begin + d);
+        ops.joint_j.push_back(ops.jd[static_cast<size_t>(run.offset + d)]);
+        ops.joint_w.push_back(ops.wd[static_cast<size_t>(run.offset + d)]);
+      });
+    }
+    t.count = static_cast<int>(ops.joint_dof.size()) - t.begin;
+    t.bias_i = ops.bias[i], t.D_i = ops.D[i], t.inv_D_i = ops.inv_D[i], t.lo_i = p.lo[i], t.hi_i = p.hi[i];
+    if (k >= 0) {
+      t.bias_k = ops.bias[k], t.D_k = ops.D[k], t.inv_D_k = ops.inv_D[k], t.lo_k = p.lo[k], t.hi_k = p.hi[k];
+      t.inv_det = ops.twin_inv_det[i];
+    }
+    ops.joint_item_of_row[i] = static_cast<int>(ops.joint_items.size());
+    ops.joint_items.push_back(t);
+  }
+}
+
+// Operators::sweep_chain_run.
+void find_chain_runs(const Problem& p, Operators& ops) {
+  constexpr int kW = Operators::kChainWidth;
+  const int n = static_cast<int>(ops.sweep_items.size());
+  ops.sweep_chain_run.assign(static_cast<size_t>(n), 1);
+  auto chain = [&](int item) {
+    return item >= 0 && p.contacts[item].torsion < 0 ? ops.chain_of_contact[item] : -1;
+  };
+  for (int s = n - 2; s >= 0; --s) {
+    const int a = chain(ops.sweep_items[s]), b = chain(ops.sweep_items[s + 1]);
+    if (a < 0 || b < 0 || ops.sweep_paired[s] || ops.chain_width[a] != ops.chain_width[b]) continue;
+    const auto dofs = [&](int k) { return ops.chain_dofs.begin() + static_cast<std::ptrdiff_t>(kW) * k; };
+    if (std::equal(dofs(a), dofs(a) + kW, dofs(b))) ops.sweep_chain_run[s] = ops.sweep_chain_run[s + 1] + 1;
+  }
+}
+
 // The contact maps, the twins, the free-body contacts, the islands and the sweep order:
 // structure only.
 void layout_contacts(const Problem& p, Operators& ops) {
@@ -506,6 +561,7 @@ void layout_contacts(const Problem& p, Operators& ops) {
   find_chain_contacts(p, ops);
   find_islands(p, ops);
   order_sweep(p, ops);
+  find_chain_runs(p, ops);
 }
 
 }  // namespace
@@ -548,6 +604,7 @@ void make_operators(const Problem& p, Operators& ops) {
   }
   compare_twins(p, ops);
   pack_chain_contacts(p, ops);
+  pack_joint_items(p, ops);
 }
 
 Operators make_operators(const Problem& p) {

@@ -651,7 +651,8 @@ HandProblem hand_problem(std::uint64_t seed) {
     return e;
   };
   spook_test::RowBuilder rb(p);
-  for (int c = 0; c < 8; ++c) {
+  for (int point = 0; point < 10; ++point) {  // two points each on the first two links
+    const int c = point < 4 ? point / 2 : point - 2;
     const int f = c % 5, last = finger_begin[f + 1] - 1 - c / 5;
     auto row = [&] {
       auto e = chain(f, last);
@@ -683,6 +684,7 @@ HandProblem hand_problem(std::uint64_t seed) {
 // whole tree. 1e-9 as above: the
 // two differ by rounding only.
 TEST(SpookRandom, ABranchedTreeInMassDiagonalCoordinatesGivesTheDenseSolution) {
+  long chain_runs = 0;
   for (std::uint64_t seed = 0; seed < 12; ++seed) {
     const HandProblem h = hand_problem(seed);
     Problem q = h.p;
@@ -715,10 +717,21 @@ TEST(SpookRandom, ABranchedTreeInMassDiagonalCoordinatesGivesTheDenseSolution) {
     EXPECT_EQ(twins, 8) << "seed " << seed;
     // Every contact is swept on its gathered chain (pgs.cpp, ChainContactRows); with the dense
     // factor none is, so the solutions above compare the two kernels too.
-    EXPECT_EQ(std::count_if(ops.chain_of_contact.begin(), ops.chain_of_contact.end(), [](int k) { return k >= 0; }), 8);
+    EXPECT_EQ(std::count_if(ops.chain_of_contact.begin(), ops.chain_of_contact.end(), [](int k) { return k >= 0; }), 10);
     const Operators dense = make_operators(h.p);
     EXPECT_TRUE(std::all_of(dense.chain_of_contact.begin(), dense.chain_of_contact.end(), [](int k) { return k < 0; }));
+    // Every row of no contact is swept from its packed record (pgs.cpp, joint_item), the twins
+    // as one; with the dense factor none is, so the solutions above compare the two paths.
+    int packed_rows = 0, free_rows = 0;
+    for (const Operators::JointItem& j : ops.joint_items) packed_rows += j.k >= 0 ? 2 : 1;
+    for (int i = 0; i < q.nrows(); ++i) free_rows += ops.contact_of_row[i] < 0;
+    EXPECT_EQ(packed_rows, free_rows) << "seed " << seed;
+    EXPECT_TRUE(dense.joint_items.empty());
+    chain_runs += std::count_if(ops.sweep_chain_run.begin(), ops.sweep_chain_run.end(), [](int n) { return n > 1; });
   }
+  // Some contacts share their chain with the next (pgs.cpp, chain_run), so the solutions above
+  // compare that path too.
+  EXPECT_GT(chain_runs, 0);
 }
 
 }  // namespace
