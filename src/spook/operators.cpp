@@ -490,23 +490,31 @@ void pack_chain_contacts(const Problem& p, Operators& ops) {
   }
 }
 
-// Operators::joint_items for this step's values.
-void pack_joint_items(const Problem& p, Operators& ops) {
+// Operators::joint_rows: the rows of no contact (first twins included, second twins not) whose
+// runs are all read entry by entry.
+void find_joint_rows(const Problem& p, Operators& ops) {
   const int n = p.nrows();
-  ops.joint_items.clear();
+  ops.joint_rows.clear();
   ops.joint_item_of_row.assign(n, -1);
-  ops.joint_dof.clear();
-  ops.joint_j.clear();
-  ops.joint_w.clear();
   auto entries_read_one_by_one = [&](int i) {
     for (int r = ops.row_run_begin[i]; r < ops.row_run_begin[i + 1]; ++r)
       if (const Run& run = ops.runs[r]; !run.w_sparse && (run.nz >= 0 || run.nv == 6)) return false;
     return true;
   };
-  for (int i = 0; i < n; ++i) {
-    if (ops.contact_of_row[i] >= 0 || ops.twin[i] < -1) continue;  // (a twin is stepped with its first row)
+  for (int i = 0; i < n; ++i)
+    if (ops.contact_of_row[i] < 0 && ops.twin[i] >= -1 && entries_read_one_by_one(i)) ops.joint_rows.push_back(i);
+}
+
+// Operators::joint_items for this step's values.
+void pack_joint_items(const Problem& p, Operators& ops) {
+  ops.joint_items.clear();
+  ops.joint_dof.clear();
+  ops.joint_j.clear();
+  ops.joint_w.clear();
+  for (int i : ops.joint_rows) {
     const int k = ops.twin[i];
-    if ((k >= 0 && !ops.twin_same[i]) || !entries_read_one_by_one(i)) continue;
+    ops.joint_item_of_row[i] = -1;
+    if (k >= 0 && !ops.twin_same[i]) continue;  // (stepped one after the other: joint_row)
     Operators::JointItem t;
     t.i = i, t.k = k;
     t.begin = static_cast<int>(ops.joint_dof.size());
@@ -529,22 +537,6 @@ void pack_joint_items(const Problem& p, Operators& ops) {
   }
 }
 
-// Operators::sweep_chain_run.
-void find_chain_runs(const Problem& p, Operators& ops) {
-  constexpr int kW = Operators::kChainWidth;
-  const int n = static_cast<int>(ops.sweep_items.size());
-  ops.sweep_chain_run.assign(static_cast<size_t>(n), 1);
-  auto chain = [&](int item) {
-    return item >= 0 && p.contacts[item].torsion < 0 ? ops.chain_of_contact[item] : -1;
-  };
-  for (int s = n - 2; s >= 0; --s) {
-    const int a = chain(ops.sweep_items[s]), b = chain(ops.sweep_items[s + 1]);
-    if (a < 0 || b < 0 || ops.sweep_paired[s] || ops.chain_width[a] != ops.chain_width[b]) continue;
-    const auto dofs = [&](int k) { return ops.chain_dofs.begin() + static_cast<std::ptrdiff_t>(kW) * k; };
-    if (std::equal(dofs(a), dofs(a) + kW, dofs(b))) ops.sweep_chain_run[s] = ops.sweep_chain_run[s + 1] + 1;
-  }
-}
-
 // The contact maps, the twins, the free-body contacts, the islands and the sweep order:
 // structure only.
 void layout_contacts(const Problem& p, Operators& ops) {
@@ -561,7 +553,7 @@ void layout_contacts(const Problem& p, Operators& ops) {
   find_chain_contacts(p, ops);
   find_islands(p, ops);
   order_sweep(p, ops);
-  find_chain_runs(p, ops);
+  find_joint_rows(p, ops);
 }
 
 }  // namespace

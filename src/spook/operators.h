@@ -81,10 +81,6 @@ struct Operators {
   // which PGS steps together (pgs.cpp, cone_pair).
   std::vector<int> sweep_items;
   std::vector<char> sweep_paired;
-  // sweep_chain_run[k] = n > 1: items k .. k + n − 1 are chain contacts on the same velocities
-  // (a finger link's points on an object) without torsion rows, which PGS steps on one gather
-  // of them (pgs.cpp, chain_run); 1 otherwise.
-  std::vector<int> sweep_chain_run;
   int sweep_pairs = 0;  // how many
   // Where the items of islands 2g and 2g + 1 begin in sweep_items (ngroups + 1 entries): a
   // thread sweeps whole groups (solve.cpp).
@@ -110,7 +106,8 @@ struct Operators {
   // joint_w (v index, J, W), in row_dot's order, where the general path walks the runs and
   // gathers from half a dozen arrays: the same arithmetic in the same order, so the same bits.
   // joint_item_of_row[i] (nrows): the item of such a (first) row i, −1 for any other row.
-  // Rebuilt every step (twin_same is per step).
+  // joint_rows (layout): the rows that can be such items; the items are packed every step
+  // from them (twin_same is per step).
   struct JointItem {
     int i = 0, k = -1;          // the row, and its twin (−1: none)
     int begin = 0, count = 0;   // its entries
@@ -118,7 +115,7 @@ struct Operators {
     double lo_i = 0.0, hi_i = 0.0, lo_k = 0.0, hi_k = 0.0;
   };
   std::vector<JointItem> joint_items;
-  std::vector<int> joint_item_of_row;
+  std::vector<int> joint_item_of_row, joint_rows;
   std::vector<int> joint_dof;
   std::vector<double> joint_j, joint_w;
   // Row i's runs, in tree (hence column) order: runs[row_run_begin[i] .. row_run_begin[i + 1]).

@@ -61,12 +61,6 @@ class ChainContactRows : ContactRowsBase {
   void store() {
     for (int a = 0; a < width_; ++a) v_[dofs_[a]] = y_[a];
   }
-  // The rows of contact c, chain k, on the same velocities (Operators::sweep_chain_run).
-  void rebind(const ContactRows& c, int k) {
-    normal = c.normal;
-    J = ops.chain_j.data() + static_cast<size_t>(3 * kW) * k;
-    W = ops.chain_w.data() + static_cast<size_t>(3 * kW) * k;
-  }
 
  private:
   const int* dofs_;
@@ -217,21 +211,11 @@ class Sweeper {
   __attribute__((always_inline)) void items(int first, int last, bool all) {
     const Operators& ops = ops_;
     if (ops.sweep_pairs == 0) {
-      for (int k = first; k < last; ++k) {
-        if (const int n = ops.sweep_chain_run[k]; n > 1 && k + n <= last) {
-          chain_run(k, n, all);
-          k += n - 1;
-        } else {
-          item(ops.sweep_items[k], all);
-        }
-      }
+      for (int k = first; k < last; ++k) item(ops.sweep_items[k], all);
       return;
     }
     for (int k = first; k < last; ++k) {
-      if (const int n = ops.sweep_chain_run[k]; n > 1 && k + n <= last) {
-        chain_run(k, n, all);
-        k += n - 1;
-      } else if (ops.sweep_paired[k]) {
+      if (ops.sweep_paired[k]) {
         cone_pair(p_.contacts[ops.sweep_items[k]], p_.contacts[ops.sweep_items[k + 1]], all);
         ++k;
       } else {
@@ -246,13 +230,8 @@ class Sweeper {
   // One item of Operators::sweep_items: a contact, or a row of no contact (swept only with
   // all rows).
   __attribute__((always_inline)) void item(int item, bool all) {
-    if (item >= 0) {
-      contact(p_.contacts[item], all);
-    } else if (all) {
-      const int i = -item - 1;
-      if (const int t = ops_.joint_item_of_row[i]; t >= 0) joint_item(ops_.joint_items[t]);
-      else joint_row(i);
-    }
+    if (item >= 0) contact(p_.contacts[item], all);
+    else if (all) joint_row(-item - 1);
   }
 
   // Two cone contacts on free bodies that share no tree (Operators::sweep_paired), stepped
@@ -329,20 +308,6 @@ class Sweeper {
     torsion(c);
   }
 
-  // The n chain contacts of sweep items k .. k + n − 1 (Operators::sweep_chain_run): each as
-  // chain_contact, on one gather of their common velocities, so the same bits.
-  [[gnu::noinline]] void chain_run(int k, int n, bool with_normal) {
-    const ContactRows& first = p_.contacts[ops_.sweep_items[k]];
-    ChainContactRows rows(compliance_, ops_, lambda_, v_, first, ops_.chain_of_contact[ops_.sweep_items[k]]);
-    for (int m = 0; m < n; ++m) {
-      const int item = ops_.sweep_items[k + m];
-      const ContactRows& c = p_.contacts[item];
-      if (m > 0) rows.rebind(c, ops_.chain_of_contact[item]);
-      contact_rows(rows, c, with_normal);
-    }
-    rows.store();
-  }
-
   // Any other contact, row by row on v. Out of line: inlined, its frame would be set up for
   // every contact that contact() dispatches.
   [[gnu::noinline]] void general_contact(const ContactRows& c, bool with_normal) {
@@ -411,13 +376,14 @@ class Sweeper {
 
   // A row of no contact, or twin rows. (Out of line: the contact kernels stay inlined.)
   [[gnu::noinline]] void joint_row(int i) {
+    if (const int t = ops_.joint_item_of_row[i]; t >= 0) return joint_item(ops_.joint_items[t]);
     if (ops_.twin[i] >= 0) return twin_rows(i, ops_.twin[i]);
     row(i, p_.lo[i], p_.hi[i]);
   }
 
   // A packed row of no contact, or twin rows (Operators::joint_items): joint_row's updates, in
   // its order, from the item's record and entries.
-  [[gnu::noinline]] void joint_item(const Operators::JointItem& t) {
+  __attribute__((always_inline)) void joint_item(const Operators::JointItem& t) {
     const int* dof = ops_.joint_dof.data() + t.begin;
     const double* J = ops_.joint_j.data() + t.begin;
     double* v = v_.data();

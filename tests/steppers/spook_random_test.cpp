@@ -684,7 +684,6 @@ HandProblem hand_problem(std::uint64_t seed) {
 // whole tree. 1e-9 as above: the
 // two differ by rounding only.
 TEST(SpookRandom, ABranchedTreeInMassDiagonalCoordinatesGivesTheDenseSolution) {
-  long chain_runs = 0;
   for (std::uint64_t seed = 0; seed < 12; ++seed) {
     const HandProblem h = hand_problem(seed);
     Problem q = h.p;
@@ -727,11 +726,7 @@ TEST(SpookRandom, ABranchedTreeInMassDiagonalCoordinatesGivesTheDenseSolution) {
     for (int i = 0; i < q.nrows(); ++i) free_rows += ops.contact_of_row[i] < 0;
     EXPECT_EQ(packed_rows, free_rows) << "seed " << seed;
     EXPECT_TRUE(dense.joint_items.empty());
-    chain_runs += std::count_if(ops.sweep_chain_run.begin(), ops.sweep_chain_run.end(), [](int n) { return n > 1; });
   }
-  // Some contacts share their chain with the next (pgs.cpp, chain_run), so the solutions above
-  // compare that path too.
-  EXPECT_GT(chain_runs, 0);
 }
 
 }  // namespace
