@@ -402,11 +402,7 @@ class Sweeper {
       const double ci = compliance_[i], ck = compliance_[k];
       const TwinBlock b{t.D_i, t.D_k, t.D_i - ci, t.bias_i + jv + ci * lambda_[i], t.bias_k + jv + ck * lambda_[k],
                         t.inv_det, t.inv_D_i, t.inv_D_k};
-      const auto [di, dk] = b.solve(lambda_[i], lambda_[k], t.lo_i, t.hi_i, t.lo_k, t.hi_k);
-      if (di == 0.0 && dk == 0.0) return;
-      lambda_[i] += di;
-      lambda_[k] += dk;
-      delta = di + dk;
+      if (!twin_step(b, i, k, t.lo_i, t.hi_i, t.lo_k, t.hi_k, delta)) return;
     }
     const double* W = ops_.joint_w.data() + t.begin;
     for (int e = 0; e < t.count; ++e) v[dof[e]] += W[e] * delta;
@@ -425,11 +421,19 @@ class Sweeper {
       row(k, p_.lo[k], p_.hi[k]);
       return;
     }
-    const auto [di, dk] = b.solve(lambda_[i], lambda_[k], p_.lo[i], p_.hi[i], p_.lo[k], p_.hi[k]);
-    if (di == 0.0 && dk == 0.0) return;
+    if (double delta; twin_step(b, i, k, p_.lo[i], p_.hi[i], p_.lo[k], p_.hi[k], delta))
+      apply_impulse(ops_, i, delta, v_.data());
+  }
+
+  // The exact step of twins i and k on their 2×2 block b: λ updated, and delta the change of
+  // their summed impulse on their common W; false when the step leaves them as they are.
+  bool twin_step(const TwinBlock& b, int i, int k, double lo_i, double hi_i, double lo_k, double hi_k, double& delta) {
+    const auto [di, dk] = b.solve(lambda_[i], lambda_[k], lo_i, hi_i, lo_k, hi_k);
+    if (di == 0.0 && dk == 0.0) return false;
     lambda_[i] += di;
     lambda_[k] += dk;
-    apply_impulse(ops_, i, di + dk, v_.data());
+    delta = di + dk;
+    return true;
   }
 
   // Torsional friction (a row of its own, on v itself).

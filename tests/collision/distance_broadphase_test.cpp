@@ -173,7 +173,7 @@ TEST(Broadphase, KeptSeparatingAxesChangeNoContact) {
     }
   }
   EXPECT_GT(remembered, 200u);  // the memory was used
-  EXPECT_GT(touching, 100u);        // and pairs touched
+  EXPECT_GT(touching, 100u);    // and pairs touched
 }
 
 // With frozen bodies the sweep starts only from geoms that move (and looks back from them):
