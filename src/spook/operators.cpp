@@ -537,6 +537,22 @@ void pack_joint_items(const Problem& p, Operators& ops) {
   }
 }
 
+// Operators::chain_next and chain_follows.
+void find_chain_runs(const Problem& p, Operators& ops) {
+  constexpr int kW = Operators::kChainWidth;
+  ops.chain_next.assign(p.contacts.size(), -1);
+  ops.chain_follows.assign(p.contacts.size(), 0);
+  auto chain = [&](int item) { return item >= 0 && p.contacts[item].torsion < 0 ? ops.chain_of_contact[item] : -1; };
+  auto dofs = [&](int k) { return ops.chain_dofs.begin() + static_cast<std::ptrdiff_t>(kW) * k; };
+  for (size_t s = 0; s + 1 < ops.sweep_items.size(); ++s) {
+    const int a = chain(ops.sweep_items[s]), b = chain(ops.sweep_items[s + 1]);
+    if (a < 0 || b < 0 || ops.sweep_paired[s] || ops.chain_width[a] != ops.chain_width[b]) continue;
+    if (!std::equal(dofs(a), dofs(a) + kW, dofs(b))) continue;
+    ops.chain_next[ops.sweep_items[s]] = ops.sweep_items[s + 1];
+    ops.chain_follows[ops.sweep_items[s + 1]] = 1;
+  }
+}
+
 // The contact maps, the twins, the free-body contacts, the islands and the sweep order:
 // structure only.
 void layout_contacts(const Problem& p, Operators& ops) {
@@ -553,6 +569,7 @@ void layout_contacts(const Problem& p, Operators& ops) {
   find_chain_contacts(p, ops);
   find_islands(p, ops);
   order_sweep(p, ops);
+  find_chain_runs(p, ops);
   find_joint_rows(p, ops);
 }
 

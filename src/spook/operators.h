@@ -74,6 +74,13 @@ struct Operators {
   std::vector<int> chain_width;       // (per chain) its velocities
   std::vector<int> chain_dofs;
   std::vector<double> chain_j, chain_w;
+  // Runs of chain contacts on the same velocities (a finger link's several points on an
+  // object), consecutive sweep items without torsion rows: a whole sweep steps them on one
+  // gather of the velocities, in their order (pgs.cpp, chain_contact). Per contact:
+  // chain_next[c], the run's contact after c (−1: none); chain_follows[c], c is not a run's
+  // first, so a whole sweep steps it with that first.
+  std::vector<int> chain_next;
+  std::vector<char> chain_follows;
   // A sweep over all rows, one item per contact (at its normal row: the contact index) or
   // per row of no contact (−1 − row): the islands two at a time, their items alternated, each
   // island's in row order (the same bits as row order: islands share no tree).

@@ -61,6 +61,12 @@ class ChainContactRows : ContactRowsBase {
   void store() {
     for (int a = 0; a < width_; ++a) v_[dofs_[a]] = y_[a];
   }
+  // The rows of contact c, chain k, on the same velocities (Operators::chain_next).
+  void rebind(const ContactRows& c, int k) {
+    normal = c.normal;
+    J = ops.chain_j.data() + static_cast<size_t>(3 * kW) * k;
+    W = ops.chain_w.data() + static_cast<size_t>(3 * kW) * k;
+  }
 
  private:
   const int* dofs_;
@@ -204,8 +210,12 @@ struct TwinBlock {
 
 class Sweeper {
  public:
-  Sweeper(const Problem& p, const double* compliance, const Operators& ops, VecX& lambda, VecX& v)
-      : p_(p), compliance_(compliance), ops_(ops), lambda_(lambda), v_(v), general_(compliance, ops, lambda, v) {}
+  // whole: every sweep visits Operators::sweep_items in their order (items()), so chain runs
+  // are stepped at their first contact (Operators::chain_next); else items are visited one by
+  // one in any order (pgs_sweeps' subsets).
+  Sweeper(const Problem& p, const double* compliance, const Operators& ops, VecX& lambda, VecX& v, bool whole)
+      : p_(p), compliance_(compliance), ops_(ops), lambda_(lambda), v_(v), general_(compliance, ops, lambda, v),
+        whole_(whole) {}
 
   // Operators::sweep_items[first, last) once, pairs stepped together.
   __attribute__((always_inline)) void items(int first, int last, bool all) {
@@ -300,10 +310,20 @@ class Sweeper {
     torsion(c);
   }
 
-  // A chain contact (ChainContactRows). Out of line, as general_contact.
+  // A chain contact (ChainContactRows), and in a whole sweep the rest of its run on the same
+  // gather (Operators::chain_next): the same updates in the same order. Out of line, as
+  // general_contact (the run's loop here, not in items(), keeps the free bodies' kernels
+  // inlined there).
   [[gnu::noinline]] void chain_contact(const ContactRows& c, int k, bool with_normal) {
+    int item = ops_.contact_of_row[c.normal];
+    if (whole_ && ops_.chain_follows[item]) return;  // (stepped with its run's first)
     ChainContactRows rows(compliance_, ops_, lambda_, v_, c, k);
-    contact_rows(rows, c, with_normal);
+    for (const ContactRows* d = &c;;) {
+      contact_rows(rows, *d, with_normal);
+      if (!whole_ || (item = ops_.chain_next[item]) < 0) break;
+      d = &p_.contacts[item];
+      rows.rebind(*d, ops_.chain_of_contact[item]);
+    }
     rows.store();
     torsion(c);
   }
@@ -451,6 +471,7 @@ class Sweeper {
   VecX& lambda_;
   VecX& v_;
   GeneralRows general_;
+  bool whole_;
 };
 
 }  // namespace
@@ -466,7 +487,7 @@ namespace {
 [[gnu::noinline]] int sweep_items_until_still(const Problem& p, const Operators& ops, bool all, int sweeps,
                                               VecX& lambda, VecX& v, int first, int last, const double* comp,
                                               const SweepStop& stop) {
-  Sweeper sweeper(p, comp, ops, lambda, v);
+  Sweeper sweeper(p, comp, ops, lambda, v, true);
   const std::vector<int>& groups = ops.sweep_group_begin;
   double* w = stop.w;
   int most = 0;
@@ -501,7 +522,7 @@ int pgs_sweep_items(const Problem& p, const Operators& ops, SweepRows rows, int 
   const double* comp = (compliance ? *compliance : p.compliance).data();
   const bool all = rows == SweepRows::All;
   if (stop.tolerance > 0.0) return sweep_items_until_still(p, ops, all, sweeps, lambda, v, first, last, comp, stop);
-  Sweeper sweeper(p, comp, ops, lambda, v);
+  Sweeper sweeper(p, comp, ops, lambda, v, true);
   for (int s = 0; s < sweeps; ++s) sweeper.items(first, last, all);
   return sweeps;
 }
@@ -510,7 +531,7 @@ int pgs_sweeps(const Problem& p, const Operators& ops, SweepRows rows, int sweep
                VecX& v, const std::vector<int>* subset, const VecX* compliance, const SweepStop& stop) {
   if (!subset)
     return pgs_sweep_items(p, ops, rows, sweeps, lambda, v, 0, static_cast<int>(ops.sweep_items.size()), compliance, stop);
-  Sweeper sweeper(p, (compliance ? *compliance : p.compliance).data(), ops, lambda, v);
+  Sweeper sweeper(p, (compliance ? *compliance : p.compliance).data(), ops, lambda, v, false);
   const bool all = rows == SweepRows::All;
   for (int s = 0; s < sweeps; ++s)
     for (int i : *subset)
