@@ -537,6 +537,14 @@ void pack_joint_items(const Problem& p, Operators& ops) {
   }
 }
 
+// Operators::sweep_joint_run.
+void find_joint_runs(Operators& ops) {
+  const size_t n = ops.sweep_items.size();
+  ops.sweep_joint_run.assign(n, 0);
+  for (size_t s = n; s-- > 0;)
+    if (ops.sweep_items[s] < 0) ops.sweep_joint_run[s] = 1 + (s + 1 < n ? ops.sweep_joint_run[s + 1] : 0);
+}
+
 // Operators::chain_next and chain_follows.
 void find_chain_runs(const Problem& p, Operators& ops) {
   constexpr int kW = Operators::kChainWidth;
@@ -569,6 +577,7 @@ void layout_contacts(const Problem& p, Operators& ops) {
   find_chain_contacts(p, ops);
   find_islands(p, ops);
   order_sweep(p, ops);
+  find_joint_runs(ops);
   find_chain_runs(p, ops);
   find_joint_rows(p, ops);
 }

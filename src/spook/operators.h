@@ -89,6 +89,9 @@ struct Operators {
   std::vector<int> sweep_items;
   std::vector<char> sweep_paired;
   int sweep_pairs = 0;  // how many
+  // sweep_joint_run[k] = n ≥ 1 when item k is a row of no contact: items k .. k + n − 1 all
+  // are, and PGS steps them in one call (pgs.cpp, joint_rows); 0 for a contact.
+  std::vector<int> sweep_joint_run;
   // Where the items of islands 2g and 2g + 1 begin in sweep_items (ngroups + 1 entries): a
   // thread sweeps whole groups (solve.cpp).
   std::vector<int> sweep_group_begin;
