@@ -182,38 +182,22 @@ struct TwinBlock {
   // Rounding can refuse every point by an ulp: then the cheapest of them.
   std::pair<double, double> solve(double li, double lk, double lo_i, double hi_i, double lo_k, double hi_k) const {
     const double di = (d * wk - c * wi) * inv_det, dk = (d * wi - a * wk) * inv_det;
-    const bool i_in = li + di >= lo_i && li + di <= hi_i, k_in = lk + dk >= lo_k && lk + dk <= hi_k;
-    if (i_in && k_in) return {di, dk};
-    // (Outside: some bound is finite, so there is a point below.) The point with row i at
-    // `bound` (k at its best given it), and whether i would stay there; the same for k.
-    auto at_i = [&](double bound, double& ei, double& ek) {
-      ei = bound - li, ek = std::clamp(lk - (wk + d * ei) * inv_c, lo_k, hi_k) - lk;
-      const double g = wi + a * ei + d * ek;  // ∂cost/∂δ_i
-      return bound == lo_i ? g >= 0.0 : g <= 0.0;
-    };
-    auto at_k = [&](double bound, double& ei, double& ek) {
-      ek = bound - lk, ei = std::clamp(li - (wi + d * ek) * inv_a, lo_i, hi_i) - li;
-      const double g = wk + d * ei + c * ek;  // ∂cost/∂δ_k
-      return bound == lo_k ? g >= 0.0 : g <= 0.0;
-    };
-    // When one row alone leaves its bounds, the bound it crosses is usually the answer (a
-    // servo's dry friction saturated): tried first. The minimum is unique, so the order
-    // changes what is found only where rounding lets two points pass.
-    if (double ei, ek; i_in != k_in && (i_in ? at_k(lk + dk > hi_k ? hi_k : lo_k, ei, ek)
-                                             : at_i(li + di > hi_i ? hi_i : lo_i, ei, ek)))
-      return {ei, ek};
+    if (li + di >= lo_i && li + di <= hi_i && lk + dk >= lo_k && lk + dk <= hi_k) return {di, dk};
+    // (Outside: some bound is finite, so there is a point below.)
     std::array<std::pair<double, double>, 4> points;
     int n = 0;
     for (double bound : {lo_i, hi_i}) {
       if (!std::isfinite(bound)) continue;
-      double ei, ek;
-      if (at_i(bound, ei, ek)) return {ei, ek};
+      const double ei = bound - li, ek = std::clamp(lk - (wk + d * ei) * inv_c, lo_k, hi_k) - lk;
+      const double g = wi + a * ei + d * ek;  // ∂cost/∂δ_i
+      if (bound == lo_i ? g >= 0.0 : g <= 0.0) return {ei, ek};
       points[static_cast<size_t>(n++)] = {ei, ek};
     }
     for (double bound : {lo_k, hi_k}) {
       if (!std::isfinite(bound)) continue;
-      double ei, ek;
-      if (at_k(bound, ei, ek)) return {ei, ek};
+      const double ek = bound - lk, ei = std::clamp(li - (wi + d * ek) * inv_a, lo_i, hi_i) - li;
+      const double g = wk + d * ei + c * ek;  // ∂cost/∂δ_k
+      if (bound == lo_k ? g >= 0.0 : g <= 0.0) return {ei, ek};
       points[static_cast<size_t>(n++)] = {ei, ek};
     }
     std::pair<double, double> best{0.0, 0.0};
