@@ -247,8 +247,8 @@ class Sweeper {
   // Gauss-Seidel update of row i clamped to [lo, hi].
   void row(int i, double lo, double hi) { row(general_, i, lo, hi); }
 
-  // One item of Operators::sweep_items: a contact, or a row of no contact (swept only with
-  // all rows).
+  // One item of Operators::sweep_items visited alone (pgs_sweeps' subsets; a whole sweep
+  // goes through step()): a contact, or a row of no contact (swept only with all rows).
   __attribute__((always_inline)) void item(int item, bool all) {
     if (item >= 0) contact(p_.contacts[item], all);
     else if (all) joint_row(-item - 1);
