@@ -32,8 +32,9 @@ VecX lcp_scaling(const MatX& M) {
   return s;
 }
 
-// Solves M_SS z_S = −q_S; false if the block is singular or the result is not finite.
-bool solve_on_set(const MatX& M, const VecX& q, const std::vector<int>& S, VecX& z) {
+// Solves M_SS z_S = −q_S with `lu` (left holding M_SS's factors); false if the block is
+// singular or the result is not finite.
+bool solve_on_set(const MatX& M, const VecX& q, const std::vector<int>& S, VecX& z, Eigen::PartialPivLU<MatX>& lu) {
   const int m = static_cast<int>(S.size());
   z = VecX::Zero(M.rows());
   if (m == 0) return true;
@@ -43,7 +44,8 @@ bool solve_on_set(const MatX& M, const VecX& q, const std::vector<int>& S, VecX&
     qs[a] = q[S[a]];
     for (int b = 0; b < m; ++b) Mss(a, b) = M(S[a], S[b]);
   }
-  const VecX zs = Mss.partialPivLu().solve(-qs);
+  lu.compute(Mss);
+  const VecX zs = lu.solve(-qs);
   if (!zs.allFinite()) return false;
   for (int a = 0; a < m; ++a) z[S[a]] = zs[a];
   return true;
@@ -52,17 +54,23 @@ bool solve_on_set(const MatX& M, const VecX& q, const std::vector<int>& S, VecX&
 // Polish: re-solve the basis on the true q, then a few block-principal-pivoting flips
 // (drop basic variables that came out negative, add non-basic ones whose w is negative)
 // to settle the near-ties that degenerate or ill-conditioned problems leave. Returns the
-// best z found (clamped to z ≥ 0) and its basis.
-void polish(const MatX& M, const VecX& q, std::vector<int>& basic, VecX& best) {
+// best z found (clamped to z ≥ 0) and its basis, with that basis's LU in res.lu when it
+// came from a re-solve.
+void polish(const MatX& M, const VecX& q, LcpResult& res) {
   const int n = static_cast<int>(q.size());
-  double best_r = lcp_residual(M, q, best);
-  std::vector<int> S = basic;
+  double best_r = lcp_residual(M, q, res.z);
+  std::vector<int> S = res.basic;
+  Eigen::PartialPivLU<MatX> lu;
   for (int iter = 0; iter < 8; ++iter) {
     VecX z;
-    if (!solve_on_set(M, q, S, z)) return;
+    if (!solve_on_set(M, q, S, z, lu)) return;
     const VecX zc = z.cwiseMax(0.0);
     const double r = lcp_residual(M, q, zc);
-    if (r < best_r) best_r = r, best = zc, basic = S;
+    if (r < best_r) {
+      best_r = r, res.z = zc, res.basic = S;
+      res.factored = !S.empty();
+      if (res.factored) res.lu = lu;
+    }
     const VecX w = M * z + q;
     std::vector<char> in(n, 0);
     for (int i : S) in[i] = 1;
@@ -85,6 +93,8 @@ double lcp_residual(const MatX& M, const VecX& q, const VecX& z) {
 
 namespace {
 
+constexpr double kMaxTermsOverData = 1e6;
+
 // One run of Lemke on q + δu (scaled), polished on the true q.
 LcpResult lemke_attempt(const MatX& M_in, const VecX& q_in, const VecX& s, const MatX& M,
                         double delta_rel, int max_pivots) {
@@ -99,23 +109,41 @@ LcpResult lemke_attempt(const MatX& M_in, const VecX& q_in, const VecX& s, const
   const int z0 = 2 * n;
   std::vector<int> basis(n);
   for (int i = 0; i < n; ++i) basis[i] = i;
+  // B⁻¹ starts as I and a pivot on row r changes only column r and the columns already
+  // changed (row r of B⁻¹ is zero elsewhere), so the columns still e_j are skipped: a pivot
+  // costs n × (rows pivoted on so far) instead of n² (a third of it on the Shadow Hand's
+  // grasps, whose ~170-variable LCPs pivot on ~100 distinct rows).
   MatX Binv = MatX::Identity(n, n);
+  std::vector<int> changed;  // columns of B⁻¹ that are no longer e_j
+  std::vector<char> is_changed(static_cast<size_t>(n), 0);
   VecX x = q;  // values of the basic variables
+  VecX v(n), y(n), row(n);
   auto column = [&](int var) -> VecX {
     if (var < n) return Binv.col(var);
-    if (var < 2 * n) return -(Binv * M.col(var - n));
-    return -(Binv * VecX::Ones(n));
+    if (var < 2 * n) v = M.col(var - n);
+    else v.setOnes();
+    y = v;  // B⁻¹ v: the unchanged columns give v_j e_j
+    for (int j : changed) y[j] = 0.0;
+    for (int j : changed)
+      if (v[j] != 0.0) y.noalias() += v[j] * Binv.col(j);
+    return -y;
   };
   int entering = -1;
   auto pivot = [&](int r, const VecX& col) {
     const double p = col[r];
-    const Eigen::RowVectorXd row = Binv.row(r) / p;
+    if (!is_changed[static_cast<size_t>(r)]) {
+      is_changed[static_cast<size_t>(r)] = 1;
+      changed.push_back(r);
+    }
+    for (int j : changed) row[j] = Binv(r, j) / p;
     const double xr = x[r] / p;
     VecX c = col;
     c[r] = 0.0;
-    Binv.noalias() -= c * row;
+    for (int j : changed) {
+      Binv.col(j).noalias() -= row[j] * c;
+      Binv(r, j) = row[j];
+    }
     x -= c * xr;
-    Binv.row(r) = row;
     x[r] = xr;
   };
 
@@ -181,14 +209,18 @@ LcpResult lemke_attempt(const MatX& M_in, const VecX& q_in, const VecX& s, const
     }
   std::sort(res.basic.begin(), res.basic.end());
   res.z = s.cwiseProduct(zt);
-  polish(M_in, q_in, res.basic, res.z);
+  polish(M_in, q_in, res);
   // Accept what rounding explains: residual against the size of the terms of M z + q. A
   // run that did not end with z0 leaving (a ray, or the pivot limit) is judged against q
   // alone: its polished basis can be near-singular, and a huge z would otherwise excuse
-  // its own residual (seen: z ~ 1e7 from |q| ~ 4 on a 2F-85 grasp at 1/60 s).
+  // its own residual (seen: z ~ 1e7 from |q| ~ 4 on a 2F-85 grasp at 1/60 s). Nor is a
+  // run that ended with z0 leaving taken when its terms exceed the data a millionfold:
+  // that is the same blow-up (seen: |M| |z| = 7e10 |q|, residual 533, on the 2F-85's
+  // cylinder at 1/60 s), where the robot scenes' answers stay below 4e3 |q|.
   const double data = std::max(1.0, q_in.cwiseAbs().maxCoeff());
-  const double scale = done ? std::max(data, M_in.cwiseAbs().maxCoeff() * res.z.cwiseAbs().maxCoeff()) : data;
-  res.ok = lcp_residual(M_in, q_in, res.z) <= 1e-9 * scale;
+  const double terms = M_in.cwiseAbs().maxCoeff() * res.z.cwiseAbs().maxCoeff();
+  const double scale = done ? std::max(data, terms) : data;
+  res.ok = lcp_residual(M_in, q_in, res.z) <= 1e-9 * scale && terms <= kMaxTermsOverData * data;
   return res;
 }
 
@@ -220,9 +252,15 @@ LcpResult solve_lcp_lemke(const MatX& M_in, const VecX& q_in, int max_pivots) {
   return res;
 }
 
-void LcpActiveSet::set(const MatX& M, const std::vector<int>& basic) {
+void LcpActiveSet::set(const MatX& M, const std::vector<int>& basic, const Eigen::PartialPivLU<MatX>* lu) {
   basic_.assign(basic.begin(), basic.end());
   const int m = static_cast<int>(basic_.size());
+  valid_ = true;
+  if (lu && !symmetric_ && lu->rows() == m) {  // (the same block, factored the same way)
+    use_llt_ = false;
+    lu_ = *lu;
+    return;
+  }
   Mss_.resize(m, m);
   for (int b = 0; b < m; ++b)
     for (int a = 0; a < m; ++a) Mss_(a, b) = M(basic_[a], basic_[b]);
@@ -232,7 +270,6 @@ void LcpActiveSet::set(const MatX& M, const std::vector<int>& basic) {
     use_llt_ = llt_.info() == Eigen::Success;
   }
   if (!use_llt_) lu_.compute(Mss_);
-  valid_ = true;
 }
 
 void LcpActiveSet::toggle(const MatX& M, int k) {

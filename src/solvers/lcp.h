@@ -14,7 +14,8 @@
 // Coulomb bounds (x = z − μ x_n) lost copositivity and did fail.
 // Numerics: contact LCPs are degenerate (q = 0 on every slack row), so pivoting runs on
 // q + δu with a tiny deterministic δu > 0 and a lexicographic ratio test; the rank-one
-// updated tableau inverse costs O(n²) per pivot; the final complementary basis is then
+// updated tableau inverse costs O(n × rows pivoted on) per pivot (its other columns are
+// still those of I); the final complementary basis is then
 // re-solved with a fresh LU on the true q ("polish"), which leaves only rounding.
 
 #include <Eigen/Cholesky>
@@ -30,6 +31,8 @@ struct LcpResult {
   bool ok = false;          // false: ray termination or pivot limit (z is then meaningless)
   int pivots = 0;
   std::vector<int> basic;   // indices i with z_i basic (the active set), ascending
+  bool factored = false;    // lu holds the LU of M restricted to `basic` (from the polish)
+  Eigen::PartialPivLU<MatX> lu;
 };
 
 LcpResult solve_lcp_lemke(const MatX& M, const VecX& q, int max_pivots = -1);
@@ -45,7 +48,9 @@ class LcpActiveSet {
   // With `symmetric` (M symmetric positive definite: contact normals and joints with
   // SPOOK compliance), basis blocks are factored by Cholesky, else by LU.
   void set_symmetric(bool symmetric) { symmetric_ = symmetric; }
-  void set(const MatX& M, const std::vector<int>& basic);
+  // `lu`, if given, is M_SS's LU for this basis (LcpResult::lu): used instead of factoring
+  // again where the block would be factored by LU.
+  void set(const MatX& M, const std::vector<int>& basic, const Eigen::PartialPivLU<MatX>* lu = nullptr);
   void reset() { valid_ = false; }
   bool empty() const { return !valid_; }
   // Fills z and returns true if the stored basis is feasible for q (within tol·scale).

@@ -323,7 +323,7 @@ bool MlcpSolver::solve(const VecX& b, VecX& x, int& pivots, const VecX* guess) {
   LcpResult res = solve_lcp_lemke(M_, q_);
   pivots += res.pivots;
   if (!res.ok) return false;
-  active_.set(M_, res.basic);
+  active_.set(M_, res.basic, res.factored ? &res.lu : nullptr);
   recover(b, res.z, x);
   return true;
 }
