@@ -62,6 +62,76 @@ TEST(Lemke, MatchesBruteForceOnPMatrixLcps) {
   }
 }
 
+// Textbook Lemke on the full tableau [I  −M  −e | q] (covering vector e, no scaling, no
+// perturbation), counting the pivots after z0 enters: on a nondegenerate LCP with a unit
+// diagonal (where solve_lcp_lemke's scaling is the identity) the path is unique, so its
+// length checks the library's pivoting, which its final polish would otherwise hide.
+int textbook_lemke_pivots(const MatX& M, const VecX& q) {
+  const int n = static_cast<int>(q.size());
+  MatX T(n, 2 * n + 2);
+  T << MatX::Identity(n, n), -M, -VecX::Ones(n), q;
+  std::vector<int> basis(n);
+  for (int i = 0; i < n; ++i) basis[i] = i;
+  auto pivot = [&](int r, int var) {
+    T.row(r) /= T(r, var);
+    for (int i = 0; i < n; ++i)
+      if (i != r) T.row(i) -= T(i, var) * T.row(r);
+    const int left = basis[r];
+    basis[r] = var;
+    return left;
+  };
+  int r0 = 0;
+  q.minCoeff(&r0);
+  int entering = n + r0;
+  pivot(r0, 2 * n);
+  for (int pivots = 1; pivots < 10 * n; ++pivots) {
+    int r = -1;
+    for (int i = 0; i < n; ++i)
+      if (T(i, entering) > 1e-12 && (r < 0 || T(i, 2 * n + 1) / T(i, entering) < T(r, 2 * n + 1) / T(r, entering)))
+        r = i;
+    if (r < 0) return -1;
+    const int left = pivot(r, entering);
+    if (left == 2 * n) return pivots;
+    entering = left < n ? left + n : left - n;
+  }
+  return -1;
+}
+
+// Larger LCPs pivot on many rows, so most columns of Lemke's B⁻¹ leave the identity (the
+// columns it skips while they are e_j): the path is the textbook one, the answer meets the
+// LCP's conditions, and the polish's factors, handed to the active set, reproduce it.
+TEST(Lemke, LargeLcpsFollowTheTextbookPathAndHandTheirFactorsToTheActiveSet) {
+  std::mt19937_64 rng(23);
+  std::normal_distribution<double> g(0.0, 1.0);
+  for (int trial = 0; trial < 12; ++trial) {
+    const int n = 40 + 10 * trial;
+    MatX A(n, n);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) A(i, j) = g(rng);
+    MatX M = A * A.transpose() / n + 0.05 * MatX::Identity(n, n);
+    const VecX d = M.diagonal().cwiseSqrt().cwiseInverse();
+    M = d.asDiagonal() * M * d.asDiagonal();  // unit diagonal
+    VecX q(n);
+    for (int i = 0; i < n; ++i) q[i] = g(rng);
+    const LcpResult r = solve_lcp_lemke(M, q);
+    ASSERT_TRUE(r.ok) << "trial " << trial;
+    EXPECT_EQ(r.pivots, textbook_lemke_pivots(M, q)) << "trial " << trial;
+    EXPECT_GT(r.pivots, n / 4) << "trial " << trial;
+    const VecX w = M * r.z + q;
+    EXPECT_GE(r.z.minCoeff(), 0.0);
+    EXPECT_GT(w.minCoeff(), -1e-9) << "trial " << trial;
+    EXPECT_LT(std::abs(r.z.dot(w)), 1e-9 * (1.0 + r.z.norm())) << "trial " << trial;
+    ASSERT_TRUE(r.factored) << "trial " << trial;
+    LcpActiveSet kept, fresh;
+    kept.set(M, r.basic, &r.lu);
+    fresh.set(M, r.basic);
+    VecX zk, zf;
+    ASSERT_TRUE(fresh.try_solve(M, q, zf)) << "trial " << trial;
+    ASSERT_TRUE(kept.try_solve(M, q, zk)) << "trial " << trial;
+    EXPECT_EQ(zk, zf) << "trial " << trial;
+  }
+}
+
 // An infeasible LCP (w = −z − 1 can never be ≥ 0 with z ≥ 0) ends on a ray: reported.
 TEST(Lemke, ReportsInfeasibleLcps) {
   const MatX M = -MatX::Identity(3, 3);
