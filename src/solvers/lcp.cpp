@@ -111,8 +111,8 @@ LcpResult lemke_attempt(const MatX& M_in, const VecX& q_in, const VecX& s, const
   for (int i = 0; i < n; ++i) basis[i] = i;
   // B⁻¹ starts as I and a pivot on row r changes only column r and the columns already
   // changed (row r of B⁻¹ is zero elsewhere), so the columns still e_j are skipped: a pivot
-  // costs n × (rows pivoted on so far) instead of n² (a third of it on the Shadow Hand's
-  // grasps, whose ~170-variable LCPs pivot on ~100 distinct rows).
+  // costs n × (rows pivoted on so far) instead of n² (on the Shadow Hand's grasps ~78 of
+  // ~167 columns have changed when a solve ends).
   MatX Binv = MatX::Identity(n, n);
   std::vector<int> changed;  // columns of B⁻¹ that are no longer e_j
   std::vector<char> is_changed(static_cast<size_t>(n), 0);
